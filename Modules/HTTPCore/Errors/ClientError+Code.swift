@@ -1,0 +1,62 @@
+extension ClientError {
+    /// A stable error code. New codes may be added; switch with a `default`.
+    ///
+    /// Each code maps to the ASIHTTPRequest error type it replaces (``asiErrorType``), so code ported from
+    /// ASIHTTPRequest can keep its checks.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable {
+            case connectFailed, nameResolutionFailed, timedOut, authenticationFailed, cancelled, invalidRequest
+            case tooManyRedirects, storageFailed, protocolViolation, tlsHandshakeFailed, certificateInvalid
+            case compressionFailed, invalidConfiguration, internalError
+        }
+        private let base: Base
+
+        /// The connection could not be made or was lost (ASI type 1).
+        public static let connectFailed = Code(base: .connectFailed)
+        /// The host name could not be resolved (ASI type 1).
+        public static let nameResolutionFailed = Code(base: .nameResolutionFailed)
+        /// Nothing was sent or received for longer than the request's timeout (ASI type 2).
+        public static let timedOut = Code(base: .timedOut)
+        /// The server wanted credentials that were missing or rejected (ASI type 3).
+        public static let authenticationFailed = Code(base: .authenticationFailed)
+        /// The request was cancelled; used by the callback and blocking styles (ASI type 4).
+        public static let cancelled = Code(base: .cancelled)
+        /// The request could not be built, for example a URL without a host (ASI types 5 and 6).
+        public static let invalidRequest = Code(base: .invalidRequest)
+        /// More redirects than the request allows (ASI type 9).
+        public static let tooManyRedirects = Code(base: .tooManyRedirects)
+        /// A file could not be read, written, moved or removed (ASI type 8).
+        public static let storageFailed = Code(base: .storageFailed)
+        /// The peer broke the HTTP protocol: a malformed head, a bad chunk, a body shorter than announced.
+        public static let protocolViolation = Code(base: .protocolViolation)
+        /// The TLS handshake failed for a reason other than the certificate (ASI type 1, "SSL problem").
+        public static let tlsHandshakeFailed = Code(base: .tlsHandshakeFailed)
+        /// The server's certificate was not trusted or did not match the host name (ASI type 1, "SSL problem").
+        public static let certificateInvalid = Code(base: .certificateInvalid)
+        /// Compressing or decompressing a body failed (ASI type 11).
+        public static let compressionFailed = Code(base: .compressionFailed)
+        /// A plugin or request option was configured in a way that cannot work.
+        public static let invalidConfiguration = Code(base: .invalidConfiguration)
+        /// A bug in the framework or a plugin (ASI type 10).
+        public static let internalError = Code(base: .internalError)
+
+        /// The code's stable name, such as `timedOut`.
+        public var description: String { base.rawValue }
+
+        /// The matching `ASINetworkErrorType` number from ASIHTTPRequest.
+        public var asiErrorType: Int {
+            switch base {
+            case .connectFailed, .nameResolutionFailed, .tlsHandshakeFailed, .certificateInvalid, .protocolViolation: 1
+            case .timedOut: 2
+            case .authenticationFailed: 3
+            case .cancelled: 4
+            case .invalidRequest: 5
+            case .invalidConfiguration: 6
+            case .storageFailed: 8
+            case .tooManyRedirects: 9
+            case .internalError: 10
+            case .compressionFailed: 11
+            }
+        }
+    }
+}

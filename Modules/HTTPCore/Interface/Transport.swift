@@ -1,0 +1,45 @@
+/// Sends one request over the network and returns the response head with a streaming body.
+///
+/// A transport does one exchange and nothing more: redirects, retries, cookies, credentials, caching and content
+/// decoding belong to the pipeline (`HTTPPipeline`), which calls the transport once per hop or attempt.
+///
+/// ## Implementation requirements
+/// - Serialise the request as given. Add only what the wire format needs: `Host`, and `Content-Length` or
+///   `Transfer-Encoding: chunked` from ``RequestBody/length``.
+/// - Honour ``RequestOptions/timeout`` as an inactivity timeout and ``RequestOptions/connectTimeout``; throw
+///   ``ClientError`` with ``ClientError/Code/timedOut`` when they expire.
+/// - Honour task cancellation at every await: close the connection, free its resources, and rethrow
+///   `CancellationError`.
+/// - Report body bytes to ``RequestContext/progress`` as they go out and come in.
+/// - Throw ``ClientError`` with a transport ``ClientError/Code`` (`connectFailed`, `nameResolutionFailed`,
+///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `timedOut`) and put the backend's own error
+///   in ``ClientError/underlying``.
+/// - An HTTP error status is a normal response.
+///
+/// ## Implement a custom transport
+/// ```swift
+/// struct CannedTransport: Transport {
+///     func send(_ request: Request, context: RequestContext) async throws -> Response {
+///         Response(status: .ok, body: ResponseBody(bytes: Array("hello".utf8)))
+///     }
+/// }
+/// let client = Client(transport: CannedTransport())
+/// ```
+public protocol Transport: Sendable {
+    /// Sends a request and returns once the response head has arrived; the body streams.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - context: Progress sink, bandwidth limiter and logger for this attempt.
+    /// - Returns: The response head and its body.
+    /// - Throws: ``ClientError`` or `CancellationError`.
+    func send(_ request: Request, context: RequestContext) async throws -> Response
+
+    /// Closes idle connections and frees resources. Idempotent.
+    /// - Throws: ``ClientError`` when resources cannot be freed cleanly.
+    func shutdown() async throws
+}
+
+extension Transport {
+    /// Does nothing: transports without resources need no shutdown.
+    public func shutdown() async throws {}
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Reads a file in fixed-size pieces with `pread`, opening it on the first read and closing it at the end.
+///
+/// Each read is one bounded local-disk `pread`, so the cooperative pool is held only briefly.
+final class FileChunkReader: Sendable {
+    private let path: String
+    private let length: Int64
+    private let chunkSize: Int
+    // The descriptor and offset, guarded by the mutex; a consumer reads one chunk at a time.
+    private let state = Mutex<(fd: Int32, offset: Int64)>((-1, 0))
+
+    init(path: String, length: Int64, chunkSize: Int) {
+        self.path = path
+        self.length = length
+        self.chunkSize = chunkSize
+    }
+
+    deinit {
+        state.withLock { if $0.fd >= 0 { _ = close($0.fd) } }
+    }
+
+    func read() throws -> [UInt8]? {
+        try state.withLock { state -> [UInt8]? in
+            if state.offset >= length {
+                if state.fd >= 0 { _ = close(state.fd); state.fd = -1 }
+                return nil
+            }
+            if state.fd < 0 {
+                state.fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard state.fd >= 0 else {
+                    throw ClientError(.storageFailed, message: "Cannot open \(path)", underlying: SyscallError.last("open"))
+                }
+            }
+            let want = Int(min(Int64(chunkSize), length - state.offset))
+            let fd = state.fd, offset = state.offset
+            let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
+                count = 0
+                while count < want {
+                    let n = pread(fd, buffer.baseAddress! + count, want - count, off_t(offset + Int64(count)))
+                    if n > 0 { count += n; continue }
+                    if n < 0 && errno == EINTR { continue }
+                    if n == 0 {
+                        throw ClientError(.storageFailed, message: "\(path) became shorter while it was being sent")
+                    }
+                    throw ClientError(.storageFailed, message: "Cannot read \(path)", underlying: SyscallError.last("pread"))
+                }
+            }
+            state.offset += Int64(chunk.count)
+            return chunk
+        }
+    }
+}

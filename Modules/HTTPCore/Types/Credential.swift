@@ -1,0 +1,67 @@
+/// A user name and password. Its `description` never shows the password.
+public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The user name. For NTLM it may be written `DOMAIN\user`.
+    public var user: String
+    /// The password.
+    public var password: String
+    /// The NTLM domain, if any.
+    public var domain: String?
+
+    /// Creates a credential.
+    /// - Parameters:
+    ///   - user: The user name.
+    ///   - password: The password.
+    ///   - domain: The NTLM domain, if any.
+    public init(user: String, password: String, domain: String? = nil) {
+        self.user = user
+        self.password = password
+        self.domain = domain
+    }
+
+    /// Always `<redacted>`: a credential never appears in logs or errors.
+    public var description: String { "<redacted>" }
+    /// Always `<redacted>`.
+    public var debugDescription: String { "<redacted>" }
+}
+
+/// Where a credential applies: scheme, host, port and realm, for a server or a proxy.
+public struct CredentialScope: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the credential is for the origin server or for a proxy.
+    public enum Target: Sendable, Hashable {
+        /// The origin server (401 challenges).
+        case server
+        /// A proxy (407 challenges).
+        case proxy
+    }
+
+    /// The URL scheme, lower-cased (`http` or `https`).
+    public var scheme: String
+    /// The host, lower-cased.
+    public var host: String
+    /// The port; the scheme's default when the URL has none.
+    public var port: Int
+    /// The realm from the challenge; `nil` when not known yet (credentials sent before any challenge).
+    public var realm: String?
+    /// Server or proxy.
+    public var target: Target
+
+    /// Creates a scope.
+    /// - Parameters:
+    ///   - scheme: The URL scheme.
+    ///   - host: The host.
+    ///   - port: The port.
+    ///   - realm: The realm, if known.
+    ///   - target: Server or proxy.
+    public init(scheme: String, host: String, port: Int, realm: String? = nil, target: Target = .server) {
+        self.scheme = scheme.lowercased()
+        self.host = host.lowercased()
+        self.port = port
+        self.realm = realm
+        self.target = target
+    }
+
+    /// For example `https://example.com:443 realm="api"`.
+    public var description: String {
+        "\(target == .proxy ? "proxy " : "")\(scheme)://\(host):\(port)" + (realm.map { " realm=\"\($0)\"" } ?? "")
+    }
+}

@@ -1,0 +1,125 @@
+/// How a request is carried out. Every default is ASIHTTPRequest's.
+public struct RequestOptions: Sendable {
+    /// The inactivity timeout: the request fails with ``ClientError/Code/timedOut`` when nothing is sent or
+    /// received for this long. `nil` disables it. Default 10 s (`timeOutSeconds`).
+    public var timeout: Duration?
+    /// The longest a TCP connect plus TLS handshake may take; `nil` uses ``timeout``.
+    public var connectTimeout: Duration?
+    /// How many times a timed-out request is sent again before it fails (`numberOfTimesToRetryOnTimeout`). Default 0.
+    public var retriesOnTimeout: Int
+    /// Whether 301, 302, 303, 307 and 308 responses are followed (`shouldRedirect`). Default `true`.
+    public var followsRedirects: Bool
+    /// How 301 and 302 treat the method. Default ``RedirectBehavior/browser``.
+    public var redirectBehavior: RedirectBehavior
+    /// The most redirects followed; one more fails with ``ClientError/Code/tooManyRedirects``. Default 5.
+    public var maxRedirects: Int
+    /// The `User-Agent` for this request, when no `User-Agent` header is set (`userAgentString`).
+    public var userAgent: String?
+    /// Credentials for this request (`username`/`password`). Sent when challenged, or up front when
+    /// ``authenticationScheme`` is ``AuthenticationScheme/basic``.
+    public var credential: Credential?
+    /// The scheme to use with ``credential``; `.basic` makes them go out before any challenge.
+    public var authenticationScheme: AuthenticationScheme?
+    /// Whether credentials known for this URL are sent before a challenge
+    /// (`shouldPresentCredentialsBeforeChallenge`). Default `true`.
+    public var presentsCredentialsBeforeChallenge: Bool
+    /// Whether the client's credential store is used and updated (`useSessionPersistence`). Default `true`.
+    public var usesCredentialStore: Bool
+    /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
+    public var usesCookieStore: Bool
+    /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
+    public var requestCookies: [Cookie]
+    /// What the cache may be used for. Default: read and write.
+    public var cachePolicy: CachePolicy
+    /// The protocol version to send (`useHTTPVersionOne` sets ``HTTPVersion/http1_0``). Default HTTP/1.1.
+    public var httpVersion: HTTPVersion
+    /// Whether to keep the connection for later requests (`shouldAttemptPersistentConnection`);
+    /// `nil` applies ASIHTTPRequest's rule (see ``Request/usesPersistentConnection``).
+    public var persistentConnection: Bool?
+    /// How long an idle kept-alive connection may wait for reuse (`persistentConnectionTimeoutSeconds`).
+    /// Default 60 s; a server's `Keep-Alive: timeout=` overrides it.
+    public var persistentConnectionTimeout: Duration
+    /// TLS settings for `https` URLs.
+    public var tls: TLSOptions
+
+    /// Creates options with ASIHTTPRequest's defaults; override any of them by name.
+    /// - Parameters:
+    ///   - timeout: The inactivity timeout.
+    ///   - retriesOnTimeout: Retries after a timeout.
+    ///   - followsRedirects: Whether redirects are followed.
+    ///   - maxRedirects: The most redirects followed.
+    public init(
+        timeout: Duration? = .seconds(10),
+        retriesOnTimeout: Int = 0,
+        followsRedirects: Bool = true,
+        maxRedirects: Int = 5
+    ) {
+        self.timeout = timeout
+        self.connectTimeout = nil
+        self.retriesOnTimeout = retriesOnTimeout
+        self.followsRedirects = followsRedirects
+        self.redirectBehavior = .browser
+        self.maxRedirects = maxRedirects
+        self.userAgent = nil
+        self.credential = nil
+        self.authenticationScheme = nil
+        self.presentsCredentialsBeforeChallenge = true
+        self.usesCredentialStore = true
+        self.usesCookieStore = true
+        self.requestCookies = []
+        self.cachePolicy = []
+        self.httpVersion = .http1_1
+        self.persistentConnection = nil
+        self.persistentConnectionTimeout = .seconds(60)
+        self.tls = TLSOptions()
+    }
+}
+
+/// How 301 and 302 redirects treat the request method.
+public enum RedirectBehavior: Sendable, Hashable {
+    /// As browsers do (ASIHTTPRequest's default): 301, 302 and 303 become `GET` without a body; 307 and 308 keep
+    /// method and body.
+    case browser
+    /// As RFC 2616 says (`shouldUseRFC2616RedirectBehaviour`): 301 and 302 keep method and body too; 303 still
+    /// becomes `GET`.
+    case rfc2616
+}
+
+/// An authentication scheme the pipeline can answer a challenge with.
+public struct AuthenticationScheme: Sendable, Hashable, CustomStringConvertible {
+    /// The scheme's name as it appears in `WWW-Authenticate`, for example `Basic`.
+    public let name: String
+
+    /// Creates a scheme by name; matching is case-insensitive.
+    /// - Parameter name: The scheme's name.
+    public init(_ name: String) { self.name = name }
+
+    /// HTTP Basic (RFC 7617).
+    public static let basic = AuthenticationScheme("Basic")
+
+    /// The scheme's name.
+    public var description: String { name }
+
+    /// Compares names case-insensitively.
+    public static func == (lhs: AuthenticationScheme, rhs: AuthenticationScheme) -> Bool {
+        lhs.name.lowercased() == rhs.name.lowercased()
+    }
+
+    /// Hashes the lower-cased name.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(name.lowercased()) }
+}
+
+/// What a request may use the cache for.
+public struct CachePolicy: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: Int
+    /// Creates a policy from raw bits.
+    /// - Parameter rawValue: The bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Never answer from the cache (`ASIDoNotReadFromCacheCachePolicy`).
+    public static let doNotReadFromCache = CachePolicy(rawValue: 1)
+    /// Never store the response (`ASIDoNotWriteToCacheCachePolicy`).
+    public static let doNotWriteToCache = CachePolicy(rawValue: 2)
+}

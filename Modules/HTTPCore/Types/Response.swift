@@ -1,0 +1,40 @@
+/// A response head and its streaming body, as a transport returns it.
+public struct Response: Sendable {
+    /// The status code and reason phrase.
+    public var status: HTTPResponse.Status
+    /// The version the server answered with.
+    public var version: HTTPVersion
+    /// The header fields; lookups are case-insensitive.
+    public var headerFields: HTTPFields
+    /// The body. Read it once, or call ``ResponseBody/discard()``.
+    public var body: ResponseBody
+    /// Which connection carried the response (ASIHTTPRequest's `connectionID`): equal IDs mean a reused
+    /// connection. `nil` when the response did not come from a connection, for example from a cache.
+    public var connectionID: UInt64?
+
+    /// Creates a response.
+    /// - Parameters:
+    ///   - status: The status.
+    ///   - version: The protocol version.
+    ///   - headerFields: The header fields.
+    ///   - body: The body.
+    ///   - connectionID: The connection that carried it, if any.
+    public init(
+        status: HTTPResponse.Status,
+        version: HTTPVersion = .http1_1,
+        headerFields: HTTPFields = [:],
+        body: ResponseBody = .empty,
+        connectionID: UInt64? = nil
+    ) {
+        self.status = status
+        self.version = version
+        self.headerFields = headerFields
+        self.body = body
+        self.connectionID = connectionID
+    }
+
+    /// The whole status line, for example `HTTP/1.1 404 Not Found` (ASIHTTPRequest's `responseStatusMessage`).
+    public var statusLine: String {
+        "\(version) \(status.code) \(status.reasonPhrase)"
+    }
+}

@@ -1,0 +1,107 @@
+/// A response body that arrives in chunks. It can be read once.
+///
+/// Read it with `for try await chunk in body`, collect it with ``collect(upTo:)``, or give it up with
+/// ``discard()`` so the transport can reuse or close the connection. A transport produces it from a
+/// ``ResponseBodySource``; the pipeline wraps sources to count progress or decode content.
+public struct ResponseBody: AsyncSequence, Sendable {
+    /// One chunk of bytes.
+    public typealias Element = [UInt8]
+    /// Reading fails with ``ClientError`` when the connection breaks or the peer lies about the length.
+    public typealias Failure = any Error
+
+    /// The length the server announced (`Content-Length`), or `nil` when unknown.
+    public let expectedLength: Int64?
+    /// Where the chunks come from.
+    public let source: any ResponseBodySource
+
+    /// Creates a body over a source.
+    /// - Parameters:
+    ///   - expectedLength: The announced length, if any.
+    ///   - source: Produces the chunks.
+    public init(expectedLength: Int64?, source: any ResponseBodySource) {
+        self.expectedLength = expectedLength
+        self.source = source
+    }
+
+    /// A body over bytes already in memory.
+    /// - Parameter bytes: The whole body.
+    public init(bytes: [UInt8]) {
+        self.init(expectedLength: Int64(bytes.count), source: BufferedBodySource(bytes.isEmpty ? [] : [bytes]))
+    }
+
+    /// An empty body.
+    public static var empty: ResponseBody { ResponseBody(bytes: []) }
+
+    /// Makes the iterator; a body has only one.
+    /// - Returns: An iterator over the chunks.
+    public func makeAsyncIterator() -> Iterator { Iterator(source: source) }
+
+    /// Reads the whole body into memory.
+    /// - Parameter maxBytes: The most bytes accepted.
+    /// - Returns: The body.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/protocolViolation`` when the body is longer than
+    ///   `maxBytes`, or whatever reading throws.
+    public func collect(upTo maxBytes: Int) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        if let expectedLength, expectedLength <= maxBytes { bytes.reserveCapacity(Int(expectedLength)) }
+        for try await chunk in self {
+            guard bytes.count + chunk.count <= maxBytes else {
+                await discard()
+                throw ClientError(.protocolViolation, message: "Response body is larger than \(maxBytes) bytes")
+            }
+            if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+        }
+        return bytes
+    }
+
+    /// Gives up the rest of the body; the transport drains or closes the connection.
+    public func discard() async { await source.discard() }
+
+    /// Iterates the chunks.
+    public struct Iterator: AsyncIteratorProtocol {
+        let source: any ResponseBodySource
+
+        /// Returns the next chunk, or `nil` at the end.
+        /// - Returns: The next chunk.
+        /// - Throws: ``ClientError`` when the body cannot be read completely.
+        public mutating func next() async throws -> [UInt8]? { try await source.next() }
+    }
+}
+
+/// Produces a response body's chunks. Transports implement it; the pipeline wraps it.
+///
+/// ## Implementation requirements
+/// - ``next()`` is called by one consumer at a time and returns `nil` exactly when the body is complete. A body
+///   shorter than announced, a malformed chunk or a dropped connection throws ``ClientError``; it is never
+///   reported as a normal end.
+/// - ``discard()`` may be called at any time, also after the end; it must free the connection (drain it for
+///   reuse, or close it) and make later ``next()`` calls return `nil`.
+/// - Honour task cancellation in ``next()``.
+public protocol ResponseBodySource: Sendable {
+    /// Returns the next chunk, or `nil` when the body is complete.
+    /// - Returns: The next chunk.
+    /// - Throws: ``ClientError`` when the body cannot be read completely.
+    func next() async throws -> [UInt8]?
+    /// Gives up the rest of the body.
+    func discard() async
+}
+
+/// A source over chunks already in memory.
+public final class BufferedBodySource: ResponseBodySource {
+    private let chunks: ChunkList
+
+    /// Creates the source.
+    /// - Parameter chunks: The chunks, in order.
+    public init(_ chunks: [[UInt8]]) {
+        self.chunks = ChunkList(chunks)
+    }
+
+    /// Returns the next chunk.
+    /// - Returns: The next chunk, or `nil` at the end.
+    public func next() async throws -> [UInt8]? { chunks.pop() }
+
+    /// Drops the remaining chunks.
+    public func discard() async {
+        while chunks.pop() != nil {}
+    }
+}

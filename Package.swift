@@ -1,0 +1,78 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "ASIKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "HTTPPipeline", targets: ["HTTPPipeline"]),
+        .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
+        .library(name: "SocketTransport", targets: ["SocketTransport"]),
+        .executable(name: "Tour", targets: ["Tour"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Core: plug-in protocols and value types. Depends on nothing of ours.
+        .target(
+            name: "HTTPCore",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/HTTPCore"
+        ),
+        // Composition root and the request pipeline (redirects, cookies, auth, cache hooks, retry).
+        .target(name: "HTTPPipeline", dependencies: ["HTTPCore"], path: "Modules/HTTPPipeline"),
+        // Fakes, conformance suites and the loopback test server.
+        .target(name: "HTTPTesting", dependencies: ["HTTPCore", "HTTPPipeline"], path: "Modules/HTTPTesting"),
+
+        // Plugins: each depends on HTTPCore and its own C shim only.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Plugins/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "SocketTransport", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/SocketTransport"),
+
+        // Examples.
+        .executableTarget(
+            name: "Tour",
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "HTTPTesting"],
+            path: "Examples/Tour"
+        ),
+
+        // Tests.
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPTesting"], path: "Tests/HTTPCoreTests"),
+        .testTarget(
+            name: "HTTPPipelineTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting"],
+            path: "Tests/HTTPPipelineTests"
+        ),
+        .testTarget(
+            name: "HTTPTestingTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting"],
+            path: "Tests/HTTPTestingTests"
+        ),
+        .testTarget(
+            name: "SocketTransportTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport"],
+            path: "Tests/SocketTransportTests"
+        ),
+    ]
+)
+
+// Settings shared by every Swift target (STYLE.md §5).
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}
