@@ -1,0 +1,107 @@
+import FoundationEssentials
+import Glibc
+
+/// A real httpbin (`python3 -m gunicorn httpbin:app`) on 127.0.0.1, started for one test and stopped after it.
+///
+/// Use ``withHttpbin(_:)`` so the server stops even when the test throws. When httpbin or gunicorn is not
+/// installed the tests are skipped (see ``shouldRun``), unless `ASI_REQUIRE_PEERS=1`, which makes ``start()``
+/// throw instead. Starting takes a second or two (Python imports Flask), so share one peer within a test.
+final class HttpbinPeer {
+    /// The port it listens on.
+    let port: Int
+    /// The temporary directory with its log.
+    let directory: String
+    private var process: ChildProcess?
+
+    /// The Python interpreter, or `nil`.
+    static let python: String? = ChildProcess.find("python3")
+
+    /// Whether `python3` can import httpbin and gunicorn.
+    static let isInstalled: Bool = {
+        guard let python, let directory = try? makeTemporaryDirectory(prefix: "asikit-httpbin-probe") else {
+            return false
+        }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let status = try? ChildProcess.run(python, ["-c", "import httpbin, gunicorn"], logPath: directory + "/log")
+        return status == 0
+    }()
+
+    /// Whether the httpbin tests should run: httpbin is installed, or `ASI_REQUIRE_PEERS=1` asks for a failure
+    /// when it is not. Use with `.enabled(if: HttpbinPeer.shouldRun)`.
+    static let shouldRun = isInstalled || PeerEnvironment.peersRequired
+
+    private init(port: Int, directory: String) {
+        self.port = port
+        self.directory = directory
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts httpbin and waits until `GET /get` answers 200. Retries with a fresh port when the port was
+    /// taken in the meantime.
+    /// - Returns: The running peer.
+    /// - Throws: ``PeerError`` when httpbin is missing, fails to start, or does not answer within 30 seconds.
+    static func start() throws -> HttpbinPeer {
+        guard let python, isInstalled else { throw PeerError.notInstalled("httpbin or gunicorn (pip install httpbin gunicorn)") }
+        var lastError: PeerError?
+        for _ in 0..<3 {
+            let peer = HttpbinPeer(port: LoopbackPorts.pick(1)[0], directory: try makeTemporaryDirectory(prefix: "asikit-httpbin"))
+            do {
+                try peer.launch(python: python)
+                return peer
+            } catch let error as PeerError {
+                lastError = error
+                peer.stop()
+                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
+            }
+        }
+        throw lastError ?? PeerError.startFailed("httpbin", log: "")
+    }
+
+    /// A URL on the server.
+    /// - Parameter path: The path, starting with `/`, with any query.
+    /// - Returns: The URL.
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Stops gunicorn (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
+    /// Safe to call more than once.
+    func stop() {
+        process?.terminate()
+        process = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func launch(python: String) throws {
+        let child = try ChildProcess(
+            executable: python,
+            arguments: ["-m", "gunicorn", "-b", "127.0.0.1:\(port)", "-w", "2", "--graceful-timeout", "1",
+                        "--log-level", "warning", "httpbin:app"],
+            logPath: directory + "/output.log",
+            environment: ["PYTHONDONTWRITEBYTECODE": "1"]
+        )
+        process = child
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            guard child.isRunning else {
+                throw PeerError.startFailed("httpbin (\(child.exitDescription ?? "exited"))", log: child.logTail)
+            }
+            if LoopbackPorts.statusCode(port: port, path: "/get") == 200 { return }
+            usleep(50_000)
+        }
+        throw PeerError.notReady("httpbin", log: child.logTail)
+    }
+}
+
+/// Starts httpbin, runs `body`, and stops httpbin, also when `body` throws.
+/// - Parameter body: The test.
+/// - Returns: What `body` returns.
+/// - Throws: ``PeerError`` when httpbin cannot be started, or what `body` throws.
+func withHttpbin<Result>(_ body: (HttpbinPeer) async throws -> Result) async throws -> Result {
+    let peer = try HttpbinPeer.start()
+    defer { peer.stop() }
+    return try await body(peer)
+}

@@ -1,0 +1,106 @@
+import Glibc
+
+/// Picks free TCP ports on 127.0.0.1 for servers that must be told their port up front.
+///
+/// Each port is found by binding port 0 and reading the port back; the sockets stay open until all ports are
+/// picked, so the ports are distinct. Another process can still take a port before the server binds it, so
+/// harnesses retry with fresh ports when the server reports "Address already in use".
+enum LoopbackPorts {
+    /// Returns `count` distinct ports that were free a moment ago.
+    /// - Parameter count: How many ports.
+    /// - Returns: The ports.
+    static func pick(_ count: Int) -> [Int] {
+        var sockets: [Int32] = []
+        defer { for fd in sockets { close(fd) } }
+        var ports: [Int] = []
+        while ports.count < count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            precondition(fd >= 0, "socket() failed: errno \(errno)")
+            sockets.append(fd)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                    bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+                }
+            }
+            precondition(bound, "binding 127.0.0.1:0 failed: errno \(errno)")
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
+        }
+        return ports
+    }
+
+    /// Whether this machine has an IPv6 loopback address (`::1`) that a server can listen on.
+    static let hasIPv6Loopback: Bool = {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+            }
+        }
+    }()
+
+    /// Whether something accepts TCP connections on 127.0.0.1 at `port`.
+    /// - Parameter port: The port.
+    /// - Returns: `true` when a connect succeeds.
+    static func accepts(_ port: Int) -> Bool {
+        guard let fd = connectedSocket(port: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// Sends a plain `GET` to 127.0.0.1 and returns the response's status code, or `nil` when nothing answers.
+    /// For readiness checks: it reads only the status line, and gives up after two seconds.
+    /// - Parameters:
+    ///   - port: The port.
+    ///   - path: The path, such as `/get`.
+    /// - Returns: The status code.
+    static func statusCode(port: Int, path: String) -> Int? {
+        guard let fd = connectedSocket(port: port) else { return nil }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == request.count else { return nil }
+        var head: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while head.count < 4096, !head.contains(UInt8(ascii: "\n")) {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            head += buffer[..<count]
+        }
+        // "HTTP/1.1 200 OK": the second word.
+        let words = String(decoding: head, as: UTF8.self).split(separator: " ", maxSplits: 2)
+        guard words.count >= 2, words[0].hasPrefix("HTTP/") else { return nil }
+        return Int(words[1])
+    }
+
+    private static func connectedSocket(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+}

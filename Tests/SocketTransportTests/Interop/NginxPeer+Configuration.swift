@@ -1,0 +1,61 @@
+extension NginxPeer {
+    /// The `nginx.conf` for this peer's ports, directory and certificates.
+    var configuration: String {
+        let certs = certificates
+        let connectionProbe = #"location = /conn { default_type text/plain; return 200 "$connection $connection_requests"; }"#
+        return """
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            error_log \(directory)/error.log warn;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(directory)/temp/client_body;
+                proxy_temp_path \(directory)/temp/proxy;
+                fastcgi_temp_path \(directory)/temp/fastcgi;
+                uwsgi_temp_path \(directory)/temp/uwsgi;
+                scgi_temp_path \(directory)/temp/scgi;
+                types { text/plain txt; application/octet-stream bin; }
+                default_type application/octet-stream;
+                keepalive_requests 1000;
+                keepalive_timeout 60s;
+                ssl_protocols TLSv1.2 TLSv1.3;
+
+                server {
+            \(listen(.plain, ssl: false))
+                    root \(directory)/www;
+                    \(connectionProbe)
+                }
+                server {
+            \(listen(.tls, ssl: true))
+                    ssl_certificate \(certs.serverCertificatePath);
+                    ssl_certificate_key \(certs.serverKeyPath);
+                    root \(directory)/www;
+                    \(connectionProbe)
+                }
+                server {
+            \(listen(.wrongName, ssl: true))
+                    ssl_certificate \(certs.wrongNameCertificatePath);
+                    ssl_certificate_key \(certs.wrongNameKeyPath);
+                    root \(directory)/www;
+                }
+                server {
+            \(listen(.clientAuth, ssl: true))
+                    ssl_certificate \(certs.serverCertificatePath);
+                    ssl_certificate_key \(certs.serverKeyPath);
+                    ssl_verify_client on;
+                    ssl_client_certificate \(certs.caPath);
+                    location / { default_type text/plain; return 200 "$ssl_client_s_dn"; }
+                }
+            }
+
+            """
+    }
+
+    private func listen(_ server: Server, ssl: Bool) -> String {
+        let suffix = ssl ? " ssl" : ""
+        var lines = ["        listen 127.0.0.1:\(port(server))\(suffix);"]
+        if LoopbackPorts.hasIPv6Loopback { lines.append("        listen [::1]:\(port(server))\(suffix);") }
+        return lines.joined(separator: "\n")
+    }
+}

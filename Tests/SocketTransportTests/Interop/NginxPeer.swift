@@ -1,0 +1,149 @@
+import FoundationEssentials
+import Glibc
+
+/// A real nginx on 127.0.0.1 (and `::1` when the machine has it), started for one test and stopped after it.
+///
+/// It serves four servers on ports picked at run time:
+/// - ``Server/plain``: HTTP, with `/hello.txt` (`hello\n`), `/1k.bin` (``oneKiB``) and `/conn`, which answers
+///   `"$connection $connection_requests"` to prove keep-alive.
+/// - ``Server/tls``: the same over HTTPS with the test CA's `localhost` certificate.
+/// - ``Server/wrongName``: HTTPS with a certificate for `wrong.example` only, signed by the same CA.
+/// - ``Server/clientAuth``: HTTPS with `ssl_verify_client on`; every path answers the client certificate's
+///   subject (`$ssl_client_s_dn`), or nginx's 400 "No required SSL certificate was sent".
+///
+/// Use ``withNginx(_:)`` so the server stops even when the test throws. When nginx is not installed the tests
+/// are skipped (see ``shouldRun``), unless `ASI_REQUIRE_PEERS=1`, which makes ``start()`` throw instead.
+final class NginxPeer {
+    /// The servers nginx runs.
+    enum Server: CaseIterable {
+        case plain, tls, wrongName, clientAuth
+    }
+
+    /// The TLS fixtures the servers use.
+    let certificates: TestCertificates
+    /// The temporary directory with the configuration, document root, logs and pid file.
+    let directory: String
+    private let ports: [Server: Int]
+    private var process: ChildProcess?
+
+    /// The body of `/1k.bin`: 1,024 bytes, `i % 251` for each index.
+    static let oneKiB: [UInt8] = (0..<1024).map { UInt8($0 % 251) }
+
+    /// Where nginx is installed, or `nil`.
+    static let executable: String? = ChildProcess.find("nginx")
+
+    /// Whether the interop tests should run: nginx and openssl are installed, or `ASI_REQUIRE_PEERS=1` asks
+    /// for a failure when they are not. Use with `.enabled(if: NginxPeer.shouldRun)`.
+    static let shouldRun = (executable != nil && TestCertificates.canGenerate) || PeerEnvironment.peersRequired
+
+    private init(certificates: TestCertificates, directory: String, ports: [Server: Int]) {
+        self.certificates = certificates
+        self.directory = directory
+        self.ports = ports
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts nginx and waits until every server accepts connections. Retries with fresh ports when a port was
+    /// taken in the meantime.
+    /// - Returns: The running peer.
+    /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen within ten seconds.
+    static func start() throws -> NginxPeer {
+        guard let executable else { throw PeerError.notInstalled("nginx") }
+        let certificates = try TestCertificates.shared()
+        var lastError: PeerError?
+        for _ in 0..<5 {
+            let directory = try makeTemporaryDirectory(prefix: "asikit-nginx")
+            let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, LoopbackPorts.pick(Server.allCases.count)))
+            let peer = NginxPeer(certificates: certificates, directory: directory, ports: ports)
+            do {
+                try peer.launch(executable: executable)
+                return peer
+            } catch let error as PeerError {
+                lastError = error
+                peer.stop()
+                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
+            }
+        }
+        throw lastError ?? PeerError.startFailed("nginx", log: "")
+    }
+
+    /// The port of one server.
+    /// - Parameter server: The server.
+    /// - Returns: Its port on 127.0.0.1.
+    func port(_ server: Server) -> Int { ports[server]! }
+
+    /// A URL on one server. HTTPS servers are addressed as `localhost`, the name in their certificate.
+    /// - Parameters:
+    ///   - path: The path, starting with `/`.
+    ///   - server: The server.
+    ///   - host: The host name to use instead of the default (`127.0.0.1` for HTTP, `localhost` for HTTPS).
+    /// - Returns: The URL.
+    func url(_ path: String, on server: Server = .plain, host: String? = nil) -> URL {
+        let scheme = server == .plain ? "http" : "https"
+        let name = host ?? (server == .plain ? "127.0.0.1" : "localhost")
+        return URL(string: "\(scheme)://\(name):\(port(server))\(path)")!
+    }
+
+    /// Stops nginx (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
+    /// Safe to call more than once.
+    func stop() {
+        process?.terminate()
+        process = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func launch(executable: String) throws {
+        try writeFiles()
+        let child = try ChildProcess(
+            executable: executable,
+            arguments: ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
+                        "-g", "daemon off;"],
+            logPath: directory + "/output.log"
+        )
+        process = child
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            guard child.isRunning else {
+                throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: logTail)
+            }
+            if ports.values.allSatisfy(LoopbackPorts.accepts) { return }
+            usleep(20_000)
+        }
+        throw PeerError.notReady("nginx", log: logTail)
+    }
+
+    private var logTail: String {
+        let error = FileManager.default.contents(atPath: directory + "/error.log") ?? Data()
+        return String(decoding: error.suffix(4096), as: UTF8.self) + (process?.logTail ?? "")
+    }
+
+    private func writeFiles() throws {
+        let fileManager = FileManager.default
+        for subdirectory in ["www", "temp"] {
+            try fileManager.createDirectory(atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
+            chmod(directory + "/" + subdirectory, 0o755)
+        }
+        try write(Array("hello\n".utf8), to: "www/hello.txt")
+        try write(Self.oneKiB, to: "www/1k.bin")
+        try write(Array(configuration.utf8), to: "nginx.conf")
+    }
+
+    private func write(_ bytes: [UInt8], to relativePath: String) throws {
+        let path = directory + "/" + relativePath
+        try Data(bytes).write(to: URL(filePath: path))
+        chmod(path, 0o644)
+    }
+}
+
+/// Starts nginx, runs `body`, and stops nginx, also when `body` throws.
+/// - Parameter body: The test.
+/// - Returns: What `body` returns.
+/// - Throws: ``PeerError`` when nginx cannot be started, or what `body` throws.
+func withNginx<Result>(_ body: (NginxPeer) async throws -> Result) async throws -> Result {
+    let peer = try NginxPeer.start()
+    defer { peer.stop() }
+    return try await body(peer)
+}

@@ -1,0 +1,99 @@
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// The TLS fixtures, made once per test process by `scripts/generate-test-certs.sh` into a temporary directory
+/// that is removed when the process exits. No key or certificate is committed to the repository.
+///
+/// Every leaf is signed by ``caPath``: `server` is valid for `localhost`, `127.0.0.1` and `::1`; `wrongName`
+/// only for `wrong.example`; `client` is a client certificate (subject `CN=asikit-test-client,O=ASIKit Tests`).
+struct TestCertificates: Sendable {
+    /// The directory holding the files.
+    let directory: String
+
+    /// The test CA's certificate (PEM).
+    var caPath: String { directory + "/ca.pem" }
+    /// The server certificate for `localhost` (PEM).
+    var serverCertificatePath: String { directory + "/server.pem" }
+    /// The server certificate's key (PEM, unencrypted).
+    var serverKeyPath: String { directory + "/server.key" }
+    /// A server certificate for `wrong.example` only (PEM).
+    var wrongNameCertificatePath: String { directory + "/wrong.pem" }
+    /// That certificate's key (PEM, unencrypted).
+    var wrongNameKeyPath: String { directory + "/wrong.key" }
+    /// The client certificate (PEM).
+    var clientCertificatePath: String { directory + "/client.pem" }
+    /// The client key (PEM, unencrypted).
+    var clientKeyPath: String { directory + "/client.key" }
+    /// The client key encrypted with ``password`` (PKCS#8 PEM).
+    var clientEncryptedKeyPath: String { directory + "/client-encrypted.key" }
+    /// The client certificate, key and CA as PKCS#12, encrypted with ``password``.
+    var clientPKCS12Path: String { directory + "/client.p12" }
+    /// The password of ``clientPKCS12Path`` and ``clientEncryptedKeyPath``.
+    let password = "test"
+    /// The client certificate's subject as nginx prints it (`$ssl_client_s_dn`, RFC 2253 order).
+    let clientSubject = "O=ASIKit Tests,CN=asikit-test-client"
+
+    /// The fixtures, generated on first use.
+    /// - Returns: The fixtures.
+    /// - Throws: ``PeerError`` when `openssl` is missing or the script fails.
+    static func shared() throws -> TestCertificates {
+        try generated.get()
+    }
+
+    /// Whether the fixtures can be made here (the `openssl` command is installed).
+    static var canGenerate: Bool { ChildProcess.find("openssl") != nil }
+
+    /// The repository's root, found from this file's path.
+    static let repositoryRoot: String = {
+        var url = URL(filePath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }  // Interop, SocketTransportTests, Tests, file name
+        return url.path(percentEncoded: false)
+    }()
+
+    private static let generated: Result<TestCertificates, PeerError> = Result {
+        let directory = try makeTemporaryDirectory(prefix: "asikit-certs")
+        registerRemovalAtExit(directory)
+        let script = repositoryRoot + "/scripts/generate-test-certs.sh"
+        let log = directory + "/generate.log"
+        let status = try ChildProcess.run("/bin/bash", [script, directory], logPath: log)
+        guard status == 0 else {
+            let output = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
+            throw PeerError.startFailed("\(script) (exit \(status))", log: output)
+        }
+        return TestCertificates(directory: directory)
+    }.mapError { $0 as? PeerError ?? .startFailed("generate-test-certs.sh", log: "\($0)") }
+}
+
+/// Makes a fresh directory under `$TMPDIR` (or `/tmp`) that other users can read, because nginx's worker runs
+/// as `nobody` when the tests run as root.
+/// - Parameter prefix: The start of the directory's name.
+/// - Returns: Its path.
+/// - Throws: ``PeerError/startFailed(_:log:)`` when it cannot be made.
+func makeTemporaryDirectory(prefix: String) throws -> String {
+    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        throw PeerError.startFailed("mkdtemp in \(base)", log: String(cString: strerror(errno)))
+    }
+    let path = String(cString: made)
+    chmod(path, 0o755)
+    return path
+}
+
+/// Directories removed when the test process exits normally.
+private let directoriesToRemove = Mutex<[String]>([])
+
+private func registerRemovalAtExit(_ directory: String) {
+    let first = directoriesToRemove.withLock { list in
+        list.append(directory)
+        return list.count == 1
+    }
+    if first {
+        atexit {
+            for directory in directoriesToRemove.withLock({ $0 }) {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+        }
+    }
+}
