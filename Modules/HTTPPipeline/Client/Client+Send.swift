@@ -1,0 +1,81 @@
+public import HTTPCore
+
+extension Client {
+    /// Sends a request and returns the final response with its body in memory (ASIHTTPRequest's default).
+    ///
+    /// Redirects, cookies, authentication challenges, cache lookups and retries after a timeout happen on the
+    /// way. An HTTP error status (404, 500, ...) is returned normally; only a 401 that no credential can
+    /// answer throws.
+    /// - Parameter request: The request.
+    /// - Returns: The final response.
+    /// - Throws: ``ClientError``, or `CancellationError` when the task is cancelled.
+    public func send(_ request: Request) async throws -> ClientResponse {
+        try await send(request, id: .next(), events: PipelineEvents(), onData: nil)
+    }
+
+    /// Sends a request and returns the final response as soon as its head has arrived; the body streams.
+    ///
+    /// Use it for large bodies or to process data as it arrives (ASIHTTPRequest's `request:didReceiveData:`).
+    /// Retries after a timeout cover the wait for the head only.
+    /// - Parameter request: The request.
+    /// - Returns: The final response, its body still to be read.
+    /// - Throws: ``ClientError``, or `CancellationError` when the task is cancelled.
+    public func stream(_ request: Request) async throws -> StreamingResponse {
+        let id = RequestID.next()
+        let response = try await RequestPipeline(client: self)
+            .run(request, id: id, originalURL: request.url, retriesUsed: 0, events: PipelineEvents())
+        return StreamingResponse(head: response.head, body: ResponseBody(
+            expectedLength: response.body.expectedLength, source: TransportStagedBodySource(base: response.body.source)),
+            info: response.info)
+    }
+
+    /// Runs the pipeline and reads the body, sending the request again when the body times out and retries
+    /// remain. With `onData`, chunks go to it and are not kept.
+    func send(
+        _ request: Request,
+        id: RequestID,
+        events: PipelineEvents,
+        onData: (@Sendable ([UInt8]) -> Void)?
+    ) async throws -> ClientResponse {
+        let pipeline = RequestPipeline(client: self)
+        var current = request
+        var retriesUsed = 0
+        while true {
+            let response = try await pipeline.run(current, id: id, originalURL: request.url,
+                                                  retriesUsed: retriesUsed, events: events)
+            do {
+                var body: [UInt8] = []
+                try await staged(.transport) {
+                    if let onData {
+                        for try await chunk in response.body { onData(chunk) }
+                    } else {
+                        body = try await response.body.collect(upTo: configuration.maxBodySize)
+                    }
+                }
+                return ClientResponse(head: response.head, body: body, info: response.info)
+            } catch let error as ClientError
+                where error.code == .timedOut && response.info.retryCount < current.options.retriesOnTimeout
+            {
+                retriesUsed = response.info.retryCount + 1
+                current = response.info.finalRequest
+            }
+        }
+    }
+}
+
+/// Names the transport as the stage of errors thrown while a streamed body is read.
+final class TransportStagedBodySource: ResponseBodySource {
+    private let base: any ResponseBodySource
+
+    init(base: any ResponseBodySource) {
+        self.base = base
+    }
+
+    func next() async throws -> [UInt8]? {
+        try await staged(.transport) { try await base.next() }
+    }
+
+    func discard() async {
+        await base.discard()
+    }
+}

@@ -1,0 +1,178 @@
+import FoundationEssentials
+import HTTPCore
+import Logging
+
+/// Carries one request from the caller's ``Request`` to its final response: prepares each hop's headers,
+/// sends it through the middleware and transport, and applies the redirect, cookie, authentication, cache and
+/// retry rules until a response is final.
+struct RequestPipeline: Sendable {
+    let client: Client
+
+    func run(
+        _ request: Request,
+        id: RequestID,
+        originalURL: URL,
+        retriesUsed: Int,
+        events: PipelineEvents
+    ) async throws -> StreamingResponse {
+        try Self.validate(request.url)
+        var logger = client.configuration.logger
+        logger[metadataKey: "request-id"] = "\(id)"
+        let context = RequestContext(requestID: id, progress: client.progress, logger: logger)
+        let authentication = AuthenticationStage(
+            store: client.credentials, handler: client.configuration.authenticationHandler)
+        let cache = CacheStage(store: client.cache, maxEntrySize: client.configuration.maxCacheEntrySize)
+
+        var current = request
+        var redirectCount = 0
+        var retryCount = retriesUsed
+        var authState = AuthenticationStage.State()
+        var cached = try await cache.lookup(current)
+        func info(connectionID: UInt64?, fromCache: Bool, cookies: [Cookie]) -> ExchangeInfo {
+            ExchangeInfo(requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
+                         retryCount: retryCount, connectionID: connectionID, isFromCache: fromCache,
+                         responseCookies: cookies)
+        }
+
+        events.started(request)
+        logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(Self.redacted(request.url))"])
+        if let entry = cached, entry.isFresh(at: Date()) {
+            logger.debug("answered from cache")
+            let response = CacheStage.response(from: entry)
+            let head = ResponseHead(status: response.status, version: response.version,
+                                    headerFields: response.headerFields, url: current.url)
+            events.receivedHead(head)
+            return StreamingResponse(head: head, body: response.body,
+                                     info: info(connectionID: nil, fromCache: true, cookies: []))
+        }
+
+        while true {
+            var hop = current
+            try await prepare(&hop, authentication: authentication, authState: &authState, cached: cached)
+            let response: Response
+            do {
+                response = try await staged(.transport) { try await send(hop, context: context) }
+            } catch let error as ClientError where error.code == .timedOut && retryCount < current.options.retriesOnTimeout {
+                retryCount += 1
+                logger.debug("timed out; retrying", metadata: ["retry": "\(retryCount)"])
+                continue
+            }
+            let head = ResponseHead(status: response.status, version: response.version,
+                                    headerFields: response.headerFields, url: hop.url)
+            events.receivedHead(head)
+            logger.debug("response", metadata: ["status": "\(response.status.code)"])
+            let cookies = SetCookieParser.cookies(in: response.headerFields, from: hop.url)
+            if current.options.usesCookieStore, !cookies.isEmpty {
+                try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.url) }
+            }
+
+            if response.status.code == 401 {
+                await response.body.discard()
+                logger.debug("challenged", metadata: ["url": "\(Self.redacted(hop.url))"])
+                _ = try await staged(.credentials) {
+                    try await authentication.answerChallenge(response, for: current, state: &authState)
+                }
+                continue
+            }
+            if authState.credential != nil {
+                try await staged(.credentials) { try await authentication.succeeded(for: current, state: authState) }
+            }
+
+            if current.options.followsRedirects,
+                let next = try RedirectPolicy.nextRequest(
+                    status: response.status.code, location: response.headerFields[.location], after: current)
+            {
+                await response.body.discard()
+                redirectCount += 1
+                guard redirectCount <= current.options.maxRedirects else {
+                    throw ClientError(.tooManyRedirects, stage: .pipeline,
+                                      message: "More than \(current.options.maxRedirects) redirects")
+                }
+                logger.debug("redirect", metadata: ["status": "\(response.status.code)",
+                                                    "to": "\(Self.redacted(next.url))"])
+                events.willRedirect(next.url)
+                current = next
+                cached = try await cache.lookup(current)
+                continue
+            }
+
+            if response.status == .notModified, let entry = cached {
+                await response.body.discard()
+                let refreshed = try await cache.revalidated(entry, by: response, for: current)
+                let cachedResponse = CacheStage.response(from: refreshed)
+                let head = ResponseHead(status: cachedResponse.status, version: response.version,
+                                        headerFields: cachedResponse.headerFields, url: current.url)
+                return StreamingResponse(head: head, body: cachedResponse.body,
+                                         info: info(connectionID: response.connectionID, fromCache: true,
+                                                    cookies: cookies))
+            }
+            return StreamingResponse(head: head, body: cache.body(of: response, for: current),
+                                     info: info(connectionID: response.connectionID, fromCache: false,
+                                                cookies: cookies))
+        }
+    }
+
+    /// Adds the automatic header fields for one hop: `User-Agent`, `Cookie`, `Authorization` and the
+    /// conditional fields for a cached entry. Fields the caller set are kept.
+    private func prepare(
+        _ hop: inout Request,
+        authentication: AuthenticationStage,
+        authState: inout AuthenticationStage.State,
+        cached: CachedResponse?
+    ) async throws {
+        if hop.headerFields[.userAgent] == nil {
+            hop.headerFields[.userAgent] = hop.options.userAgent ?? client.configuration.userAgent
+        }
+        var cookies = hop.options.requestCookies
+        if hop.options.usesCookieStore {
+            let url = hop.url
+            cookies += try await staged(.cookies) { try await client.cookies.cookies(for: url) }
+        }
+        if !cookies.isEmpty {
+            let header = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+            hop.headerFields[.cookie] = hop.headerFields[.cookie].map { "\($0); \(header)" } ?? header
+        }
+        if hop.headerFields[.authorization] == nil {
+            let request = hop
+            if let value = try await staged(.credentials, {
+                try await authentication.preemptiveAuthorization(for: request, state: &authState)
+            }) {
+                hop.headerFields[.authorization] = value
+            }
+        }
+        if let cached { CacheStage.addConditionalFields(from: cached, to: &hop) }
+    }
+
+    /// Sends one hop through the middleware chain, then the transport.
+    private func send(_ request: Request, context: RequestContext) async throws -> Response {
+        let transport = client.transport
+        var next: @Sendable (Request, RequestContext) async throws -> Response = {
+            try await transport.send($0, context: $1)
+        }
+        for middleware in client.middleware.reversed() {
+            let inner = next
+            next = { try await middleware.intercept($0, context: $1, next: inner) }
+        }
+        return try await next(request, context)
+    }
+
+    static func validate(_ url: URL) throws {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw ClientError(.invalidRequest, stage: .pipeline, message: "Unable to create request (bad url?): "
+                + "only http and https URLs are supported")
+        }
+        guard Origin(url) != nil else {
+            throw ClientError(.invalidRequest, stage: .pipeline, message: "Unable to create request (bad url?): no host")
+        }
+    }
+
+    /// The URL without its user and password, for logs and errors.
+    static func redacted(_ url: URL) -> String {
+        guard url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
+        return components.string ?? "<url>"
+    }
+}

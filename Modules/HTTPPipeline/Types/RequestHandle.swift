@@ -1,0 +1,57 @@
+public import HTTPCore
+import Synchronization
+
+/// A request started with ``Client/start(_:callbacks:on:)``: cancel it, or wait for it.
+public final class RequestHandle: Sendable {
+    /// The request's ID.
+    public let requestID: RequestID
+    private struct State {
+        var callbacks: RequestCallbacks?
+        var task: Task<Void, Never>?
+        var cancelRequested = false
+    }
+    private let state: Mutex<State>
+
+    init(requestID: RequestID, callbacks: RequestCallbacks) {
+        self.requestID = requestID
+        self.state = Mutex(State(callbacks: callbacks))
+    }
+
+    func attach(_ task: Task<Void, Never>) {
+        let cancel = state.withLock { state in
+            state.task = task
+            return state.cancelRequested
+        }
+        if cancel { task.cancel() }
+    }
+
+    /// The callbacks still to be delivered; `nil` after ``clearCallbacksAndCancel()``.
+    var callbacks: RequestCallbacks? { state.withLock { $0.callbacks } }
+
+    /// Cancels the request. If it has not finished, ``RequestCallbacks/failed`` is called with
+    /// ``ClientError/Code/cancelled`` (ASIHTTPRequest's `cancel`).
+    public func cancel() {
+        let task = state.withLock { state in
+            state.cancelRequested = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// Drops every callback, then cancels: nothing is called afterwards, not even ``RequestCallbacks/failed``
+    /// (ASIHTTPRequest's `clearDelegatesAndCancel`). Use it when the object the callbacks refer to goes away.
+    public func clearCallbacksAndCancel() {
+        let task = state.withLock { state in
+            state.callbacks = nil
+            state.cancelRequested = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// Waits until the request has finished or failed and its last callback has been enqueued.
+    public func wait() async {
+        let task = state.withLock { $0.task }
+        await task?.value
+    }
+}
