@@ -58,7 +58,8 @@ final class ChildProcess {
             for pointer in cEnvironment { free(pointer) }
         }
         var child: pid_t = 0
-        let result = executable.contains("/")
+        let result =
+            executable.contains("/")
             ? posix_spawn(&child, executable, &actions, &attributes, cArguments, cEnvironment)
             : posix_spawnp(&child, executable, &actions, &attributes, cArguments, cEnvironment)
         guard result == 0 else {

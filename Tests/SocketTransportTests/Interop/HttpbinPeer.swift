@@ -44,10 +44,13 @@ final class HttpbinPeer {
     /// - Returns: The running peer.
     /// - Throws: ``PeerError`` when httpbin is missing, fails to start, or does not answer within 30 seconds.
     static func start() throws -> HttpbinPeer {
-        guard let python, isInstalled else { throw PeerError.notInstalled("httpbin or gunicorn (pip install httpbin gunicorn)") }
+        guard let python, isInstalled else {
+            throw PeerError.notInstalled("httpbin or gunicorn (pip install httpbin gunicorn)")
+        }
         var lastError: PeerError?
         for _ in 0..<3 {
-            let peer = HttpbinPeer(port: LoopbackPorts.pick(1)[0], directory: try makeTemporaryDirectory(prefix: "asikit-httpbin"))
+            let directory = try makeTemporaryDirectory(prefix: "asikit-httpbin")
+            let peer = HttpbinPeer(port: LoopbackPorts.pick(1)[0], directory: directory)
             do {
                 try peer.launch(python: python)
                 return peer
@@ -78,8 +81,10 @@ final class HttpbinPeer {
     private func launch(python: String) throws {
         let child = try ChildProcess(
             executable: python,
-            arguments: ["-m", "gunicorn", "-b", "127.0.0.1:\(port)", "-w", "2", "--graceful-timeout", "1",
-                        "--log-level", "warning", "httpbin:app"],
+            arguments: [
+                "-m", "gunicorn", "-b", "127.0.0.1:\(port)", "-w", "2", "--graceful-timeout", "1",
+                "--log-level", "warning", "httpbin:app",
+            ],
             logPath: directory + "/output.log",
             environment: ["PYTHONDONTWRITEBYTECODE": "1"]
         )

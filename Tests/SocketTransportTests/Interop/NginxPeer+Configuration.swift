@@ -2,7 +2,8 @@ extension NginxPeer {
     /// The `nginx.conf` for this peer's ports, directory and certificates.
     var configuration: String {
         let certs = certificates
-        let connectionProbe = #"location = /conn { default_type text/plain; return 200 "$connection $connection_requests"; }"#
+        let connectionProbe =
+            #"location = /conn { default_type text/plain; return 200 "$connection $connection_requests"; }"#
         return """
             worker_processes 1;
             pid \(directory)/nginx.pid;

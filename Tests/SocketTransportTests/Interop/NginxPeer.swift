@@ -56,7 +56,8 @@ final class NginxPeer {
         var lastError: PeerError?
         for _ in 0..<5 {
             let directory = try makeTemporaryDirectory(prefix: "asikit-nginx")
-            let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, LoopbackPorts.pick(Server.allCases.count)))
+            let picked = LoopbackPorts.pick(Server.allCases.count)
+            let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked))
             let peer = NginxPeer(certificates: certificates, directory: directory, ports: ports)
             do {
                 try peer.launch(executable: executable)
@@ -99,8 +100,10 @@ final class NginxPeer {
         try writeFiles()
         let child = try ChildProcess(
             executable: executable,
-            arguments: ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
-                        "-g", "daemon off;"],
+            arguments: [
+                "-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
+                "-g", "daemon off;",
+            ],
             logPath: directory + "/output.log"
         )
         process = child
