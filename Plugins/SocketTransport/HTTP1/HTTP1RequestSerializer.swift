@@ -1,0 +1,145 @@
+import HTTPCore
+
+/// Turns a request head and body chunks into HTTP/1.1 wire bytes.
+///
+/// The serializer owns the framing fields: it writes `Content-Length` or `Transfer-Encoding: chunked` from a
+/// ``BodyFraming`` and drops any such field the caller supplied. Everything else is sent as given, in order.
+/// No byte that could end a line reaches the wire from caller data: the method and field names are tokens
+/// (`HTTPTypes` checks them), and the target, the `Host` value and every field value are checked here.
+enum HTTP1RequestSerializer {
+    /// The chunk that ends a chunked body without trailers: `0\r\n\r\n`.
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+    /// What follows the data of every chunk: `\r\n`.
+    static let chunkSuffix: [UInt8] = HTTP1Syntax.crlf
+    /// `Host` (HTTPTypes offers only the HTTP/2 `:authority` pseudo field).
+    private static let hostName = HTTPField.Name("Host")!
+
+    /// Serialises the request line, the header fields and the empty line that ends the head.
+    ///
+    /// `Host` comes first unless `fields` already holds a `Host` field, which is then sent where it stands.
+    /// The framing field for `framing` comes last.
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - target: The request target: origin form (`/path?query`), absolute form for a proxy, or authority
+    ///     form (`host:port`) for `CONNECT`. See ``originForm(of:)`` and ``absoluteForm(of:)``.
+    ///   - version: The version for the request line, normally HTTP/1.1.
+    ///   - host: The `Host` value, for example `example.com:8080`; see ``hostFieldValue(for:)``.
+    ///   - fields: Header fields to send as given; `Content-Length` and `Transfer-Encoding` among them are dropped.
+    ///   - framing: How the body is delimited.
+    /// - Returns: The head's bytes.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` when the target, host or a field value
+    ///   contains a control character such as CR or LF (header injection), or the target is empty.
+    static func head(
+        method: HTTPRequest.Method,
+        target: String,
+        version: HTTPVersion,
+        host: String,
+        fields: HTTPFields,
+        framing: BodyFraming
+    ) throws -> [UInt8] {
+        try checkTarget(target)
+        try checkValue(host, what: "Host value")
+        var out: [UInt8] = []
+        out.reserveCapacity(estimatedSize(method: method, target: target, host: host, fields: fields))
+        out.append(contentsOf: method.rawValue.utf8)
+        out.append(HTTP1Syntax.sp)
+        out.append(contentsOf: target.utf8)
+        out.append(contentsOf: " HTTP/".utf8)
+        out.append(contentsOf: String(version.major).utf8)
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: String(version.minor).utf8)
+        out.append(contentsOf: HTTP1Syntax.crlf)
+
+        if !fields.contains(hostName) {
+            out.append(contentsOf: "Host: ".utf8)
+            out.append(contentsOf: host.utf8)
+            out.append(contentsOf: HTTP1Syntax.crlf)
+        }
+        for field in fields where field.name != .contentLength && field.name != .transferEncoding {
+            out.append(contentsOf: field.name.rawName.utf8)
+            out.append(HTTP1Syntax.colon)
+            out.append(HTTP1Syntax.sp)
+            try field.withUnsafeBytesOfValue { value in
+                try checkValue(value, what: "value of header field \(field.name.rawName)")
+                out.append(contentsOf: value)
+            }
+            out.append(contentsOf: HTTP1Syntax.crlf)
+        }
+        switch framing {
+        case .none:
+            break
+        case .contentLength(let length):
+            precondition(length >= 0, "negative Content-Length")
+            out.append(contentsOf: "Content-Length: ".utf8)
+            out.append(contentsOf: String(length).utf8)
+            out.append(contentsOf: HTTP1Syntax.crlf)
+        case .chunked:
+            out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+        }
+        out.append(contentsOf: HTTP1Syntax.crlf)
+        return out
+    }
+
+    /// Frames one chunk of a chunked body: the size in hex, CRLF, the bytes, CRLF.
+    ///
+    /// An empty input yields no bytes, because a zero-size chunk would end the body; send ``lastChunk`` for that.
+    /// - Parameter bytes: The chunk's data.
+    /// - Returns: The framed chunk.
+    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        var out = chunkPrefix(count: bytes.count)
+        out.reserveCapacity(out.count + bytes.count + 2)
+        out.append(contentsOf: bytes)
+        out.append(contentsOf: HTTP1Syntax.crlf)
+        return out
+    }
+
+    /// The line that starts a chunk of `count` bytes (`"<hex>\r\n"`), for writing the data without copying it:
+    /// send the prefix, the data, then ``chunkSuffix`` (for example with one `writev`).
+    /// - Parameter count: The chunk's size in bytes; must be greater than 0.
+    /// - Returns: The size line.
+    static func chunkPrefix(count: Int) -> [UInt8] {
+        precondition(count > 0, "a chunk of 0 bytes would end the body")
+        var out = Array(String(count, radix: 16, uppercase: true).utf8)
+        out.append(contentsOf: HTTP1Syntax.crlf)
+        return out
+    }
+
+    private static func estimatedSize(
+        method: HTTPRequest.Method, target: String, host: String, fields: HTTPFields
+    ) -> Int {
+        var size = method.rawValue.utf8.count + target.utf8.count + host.utf8.count + 64
+        for field in fields {
+            size += field.name.rawName.utf8.count + field.withUnsafeBytesOfValue { $0.count } + 4
+        }
+        return size
+    }
+
+    private static func checkTarget(_ target: String) throws {
+        guard !target.isEmpty else {
+            throw ClientError(.invalidRequest, message: "the request target is empty")
+        }
+        for byte in target.utf8 where byte <= HTTP1Syntax.sp || byte >= 0x7F {
+            throw ClientError(
+                .invalidRequest,
+                message: "the request target contains a space, control or non-ASCII byte (0x\(hex(byte)))"
+            )
+        }
+    }
+
+    private static func checkValue(_ value: String, what: String) throws {
+        var value = value
+        try value.withUTF8 { try checkValue($0, what: what) }
+    }
+
+    private static func checkValue(_ value: UnsafeBufferPointer<UInt8>, what: String) throws {
+        for byte in value where (byte < HTTP1Syntax.sp && byte != HTTP1Syntax.htab) || byte == 0x7F {
+            throw ClientError(.invalidRequest, message: "the \(what) contains a control byte (0x\(hex(byte)))")
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 16 ? "0" + digits : digits
+    }
+}

@@ -1,0 +1,155 @@
+import HTTPCore
+
+extension HTTP1ResponseParser {
+    /// Parses `HTTP/1.x NNN reason`; the reason and the space before it may be missing.
+    mutating func parseStatusLine(_ line: UnsafeRawBufferPointer) throws {
+        guard line.count >= 12, line[8] == HTTP1Syntax.sp, line.count == 12 || line[12] == HTTP1Syntax.sp,
+            line[0..<5].elementsEqual("HTTP/".utf8),
+            line[6] == UInt8(ascii: "."),
+            let major = digit(line[5]), let minor = digit(line[7])
+        else {
+            throw HTTP1Syntax.violation("malformed status line")
+        }
+        guard major == 1 else {
+            throw HTTP1Syntax.violation("unsupported version HTTP/\(major).\(minor) in the status line")
+        }
+        guard let hundreds = digit(line[9]), let tens = digit(line[10]), let ones = digit(line[11]) else {
+            throw HTTP1Syntax.violation("the status code is not three digits")
+        }
+        let code = hundreds * 100 + tens * 10 + ones
+        guard code >= 100 else {
+            throw HTTP1Syntax.violation("status code \(hundreds)\(tens)\(ones) is out of range")
+        }
+        var reason = ""
+        if line.count > 13 {
+            let bytes = UnsafeRawBufferPointer(rebasing: line[13...])
+            if bytes.contains(HTTP1Syntax.cr) || bytes.contains(0) {
+                throw HTTP1Syntax.violation("the reason phrase contains a CR or NUL byte")
+            }
+            reason = String(decoding: bytes, as: UTF8.self)
+        }
+        headVersion = HTTPVersion(major: major, minor: minor)
+        headStatus = HTTPResponse.Status(code: code, reasonPhrase: reason)
+        state = .headerLines
+    }
+
+    /// Parses `name: value` into ``sectionFields``, or unfolds an obs-fold continuation line.
+    mutating func parseFieldLine(_ line: UnsafeRawBufferPointer, trailer: Bool) throws {
+        let kind = trailer ? "trailer" : "header"
+        if HTTP1Syntax.isOWS(line[0]) {
+            try unfold(line, kind: kind)
+            return
+        }
+        var colon = 0
+        while colon < line.count, HTTP1Syntax.isToken(line[colon]) { colon += 1 }
+        guard colon < line.count, line[colon] == HTTP1Syntax.colon, colon > 0 else {
+            if colon == line.count {
+                throw HTTP1Syntax.violation("\(kind) line without a colon")
+            } else if HTTP1Syntax.isOWS(line[colon]) {
+                throw HTTP1Syntax.violation("whitespace between a \(kind) field name and its colon")
+            } else {
+                throw HTTP1Syntax.violation("invalid character in a \(kind) field name")
+            }
+        }
+        guard sectionFields.count < limits.maxHeaderCount else {
+            throw HTTP1Syntax.violation("more than \(limits.maxHeaderCount) \(kind) fields")
+        }
+        let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
+        let value = HTTP1Syntax.trimmingOWS(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        let name = try HTTP1KnownFieldNames.name(for: nameBytes)
+        try checkFieldValue(value, kind: kind)
+        sectionFields.append(HTTPField(name: name, value: value.assumingMemoryBound(to: UInt8.self)))
+    }
+
+    /// Joins a continuation line to the previous field's value with one space (RFC 9112 §5.2).
+    private mutating func unfold(_ line: UnsafeRawBufferPointer, kind: String) throws {
+        guard !sectionFields.isEmpty else {
+            throw HTTP1Syntax.violation("the \(kind) section starts with whitespace")
+        }
+        let value = HTTP1Syntax.trimmingOWS(line)
+        guard !value.isEmpty else { return }
+        try checkFieldValue(value, kind: kind)
+        let last = sectionFields.count - 1
+        let continuation = String(decoding: value, as: UTF8.self)
+        let previous = sectionFields[last].value
+        sectionFields[last].value = previous.isEmpty ? continuation : previous + " " + continuation
+    }
+
+    private func checkFieldValue(_ value: UnsafeRawBufferPointer, kind: String) throws {
+        for byte in value where byte < HTTP1Syntax.sp && (byte == HTTP1Syntax.cr || byte == 0) {
+            throw HTTP1Syntax.violation("a \(kind) field value contains a CR or NUL byte")
+        }
+    }
+
+    /// Emits the head (and `.end` when there is no body) and moves to the body state.
+    mutating func finishHead(into events: inout [HTTP1Event]) throws {
+        let fields = sectionFields
+        sectionFields = HTTPFields()
+        sectionBytes = 0
+        let code = headStatus.code
+        if code >= 100 && code < 200 && code != 101 {
+            events.append(.head(HTTP1ResponseHead(
+                version: headVersion, status: headStatus, fields: fields, framing: .none, keepAlive: false,
+                keepAliveTimeout: nil, keepAliveMax: nil, isInformational: true)))
+            state = .statusLine
+            return
+        }
+        let decision = try HTTP1FramingRules.decide(
+            version: headVersion, status: headStatus, fields: fields, requestMethod: requestMethod)
+        events.append(.head(HTTP1ResponseHead(
+            version: headVersion, status: headStatus, fields: fields, framing: decision.framing,
+            keepAlive: decision.keepAlive, keepAliveTimeout: decision.keepAliveTimeout,
+            keepAliveMax: decision.keepAliveMax, isInformational: false)))
+        switch decision.framing {
+        case .none:
+            finishMessage(trailers: nil, into: &events)
+            if decision.leavesHTTP { state = .upgraded }
+        case .contentLength(let length):
+            announcedLength = length
+            if length == 0 {
+                finishMessage(trailers: nil, into: &events)
+            } else {
+                state = .fixedBody(remaining: length)
+            }
+        case .chunked:
+            state = .chunkSize
+        case .closeDelimited:
+            state = .closeDelimited
+        }
+    }
+
+    /// Parses `<hex>[;extensions]`; a size of 0 starts the trailer section.
+    mutating func parseChunkSizeLine(_ line: UnsafeRawBufferPointer, into events: inout [HTTP1Event]) throws {
+        var size: Int64 = 0
+        var index = 0
+        while index < line.count, let value = HTTP1Syntax.hexValue(line[index]) {
+            guard size <= Int64.max >> 4 else { throw HTTP1Syntax.violation("chunk size overflows") }
+            size = size << 4 | Int64(value)
+            index += 1
+        }
+        guard index > 0 else { throw HTTP1Syntax.violation("invalid chunk size line") }
+        while index < line.count, HTTP1Syntax.isOWS(line[index]) { index += 1 }
+        guard index == line.count || line[index] == UInt8(ascii: ";") else {
+            throw HTTP1Syntax.violation("invalid chunk size line")
+        }
+        if size == 0 {
+            state = .trailers
+            sectionBytes = 0
+            sectionFields = HTTPFields()
+        } else {
+            state = .chunkData(remaining: size)
+        }
+    }
+
+    /// Emits `.end` with the trailers (or `nil` when there were none).
+    mutating func finishTrailers(into events: inout [HTTP1Event]) {
+        let trailers = sectionFields
+        sectionFields = HTTPFields()
+        finishMessage(trailers: trailers.isEmpty ? nil : trailers, into: &events)
+    }
+
+    @inline(__always)
+    private func digit(_ byte: UInt8) -> Int? {
+        byte >= 0x30 && byte <= 0x39 ? Int(byte &- 0x30) : nil
+    }
+}
