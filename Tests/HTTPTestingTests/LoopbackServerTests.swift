@@ -21,7 +21,8 @@ struct LoopbackServerTests {
         let reply = "HTTP/1.1 200 OK\r\nX-Dup: 1\r\nX-Dup: 2\r\nContent-Length: 2\r\n\r\nhi"
         let server = try LoopbackServer { _ in .raw(reply) }
         let client = try RawClient(port: server.port)
-        try client.send("GET /path/x?q=1&r=2 HTTP/1.1\r\nHost: example\r\nX-Custom:  Value  \r\nx-custom: second\r\n\r\n")
+        try client.send(
+            "GET /path/x?q=1&r=2 HTTP/1.1\r\nHost: example\r\nX-Custom:  Value  \r\nx-custom: second\r\n\r\n")
         #expect(try client.readToEnd() == Array(reply.utf8))
 
         let request = try #require(server.requests.first)
@@ -118,7 +119,8 @@ struct LoopbackServerTests {
         let server = try LoopbackServer { _ in response }
         let client = try RawClient(port: server.port)
         try client.send("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
-        let expected = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let expected =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5\r\nhello\r\n10\r\n world, sixteen+\r\n0\r\nX-Checksum: abc\r\n\r\n"
         #expect(try client.readToEnd() == Array(expected.utf8))
     }

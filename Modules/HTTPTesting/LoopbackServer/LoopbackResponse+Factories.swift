@@ -71,7 +71,9 @@ extension LoopbackResponse {
         trailers: [(String, String)] = [],
         chunkDelay: Duration? = nil
     ) -> LoopbackResponse {
-        var actions: [Action] = [.write(head(status, reason: nil, headers: headers + [("Transfer-Encoding", "chunked")]))]
+        var actions: [Action] = [
+            .write(head(status, reason: nil, headers: headers + [("Transfer-Encoding", "chunked")]))
+        ]
         let pieces = chunks.filter { !$0.isEmpty }
         for (index, chunk) in pieces.enumerated() {
             actions.append(.body(Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10]))

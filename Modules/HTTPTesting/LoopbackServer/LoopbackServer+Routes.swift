@@ -10,7 +10,8 @@ extension LoopbackServer {
     /// - Throws: What ``init(host:handler:)`` throws.
     public convenience init(host: String = "127.0.0.1", routes: [String: LoopbackResponse]) throws {
         try self.init(host: host) { request in
-            routes[request.path] ?? .status(404, headers: [("Content-Type", "text/plain")], body: Array("Not Found".utf8))
+            routes[request.path]
+                ?? .status(404, headers: [("Content-Type", "text/plain")], body: Array("Not Found".utf8))
         }
     }
 }

@@ -23,13 +23,16 @@ final class LoopbackCore: Sendable {
     let sendsContinue: Bool
     let state = Mutex(State())
 
-    init(listener: Int32, sendsContinue: Bool, handler: @escaping @Sendable (RecordedRequest) -> LoopbackResponse)
+    init(
+        listener: Int32, sendsContinue: Bool, handler: @escaping @Sendable (RecordedRequest) -> LoopbackResponse
+    )
         throws
     {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else {
-            throw ClientError(.internalError, message: "LoopbackServer cannot make its stop pipe",
-                              underlying: SyscallError.last("pipe"))
+            throw ClientError(
+                .internalError, message: "LoopbackServer cannot make its stop pipe",
+                underlying: SyscallError.last("pipe"))
         }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         self.listener = listener
@@ -60,9 +63,11 @@ final class LoopbackCore: Sendable {
             let served = state.withLock { state -> Bool in
                 guard !state.stopped else { return false }
                 let index = state.connectionCount
-                guard let thread = try? LoopbackThread.start({ [self] in
-                    LoopbackConnection(core: self, fd: fd, index: index).run()
-                }) else { return false }
+                guard
+                    let thread = try? LoopbackThread.start({ [self] in
+                        LoopbackConnection(core: self, fd: fd, index: index).run()
+                    })
+                else { return false }
                 state.connectionCount += 1
                 state.openSockets[index] = fd
                 state.threads.append(thread)

@@ -90,9 +90,12 @@ struct LoopbackRequestHead: Equatable {
     /// The bytes as a string when they form an RFC 9110 token.
     private static func token(_ bytes: ArraySlice<UInt8>) -> String? {
         let extra = Array("!#$%&'*+-.^_`|~".utf8)
-        let valid = !bytes.isEmpty && bytes.allSatisfy { byte in
-            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || extra.contains(byte)
-        }
+        let valid =
+            !bytes.isEmpty
+            && bytes.allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                    || extra.contains(byte)
+            }
         return valid ? String(decoding: bytes, as: UTF8.self) : nil
     }
 

@@ -85,8 +85,9 @@ enum LoopbackSocket {
     }
 
     private static func failure(_ operation: String, host: String) -> ClientError {
-        ClientError(.connectFailed, message: "LoopbackServer cannot listen on \(host)",
-                    underlying: SyscallError.last(operation))
+        ClientError(
+            .connectFailed, message: "LoopbackServer cannot listen on \(host)",
+            underlying: SyscallError.last(operation))
     }
 
     /// Accepts one connection.
@@ -110,7 +111,9 @@ enum LoopbackSocket {
     ///   - timeoutMilliseconds: How long to wait; `-1` waits forever.
     /// - Returns: What happened first; `stop` wins over `fd`.
     static func wait(readable fd: Int32, stop: Int32, timeoutMilliseconds: Int32) -> WaitResult {
-        var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let result = poll(&fds, nfds_t(fd >= 0 ? 2 : 1), timeoutMilliseconds)
             if result < 0 && errno == EINTR { continue }

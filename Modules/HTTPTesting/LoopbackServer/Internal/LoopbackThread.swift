@@ -16,15 +16,18 @@ enum LoopbackThread {
     static func start(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+                return nil
+            }, context)
         guard result == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
-            throw ClientError(.internalError, message: "LoopbackServer cannot start a thread",
-                              underlying: SyscallError(errno: result, operation: "pthread_create"))
+            throw ClientError(
+                .internalError, message: "LoopbackServer cannot start a thread",
+                underlying: SyscallError(errno: result, operation: "pthread_create"))
         }
         return thread
     }
