@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Checks that executables built on ASIKit do not load full Foundation (libFoundation.so, or its Networking
+# and XML parts); FoundationEssentials is fine (STYLE §1). Builds and checks:
+#   - a probe executable, made here in a temporary package, that links only HTTPCore, HTTPPipeline and
+#     SocketTransport (what an app that picks the socket transport gets), and runs it once;
+#   - the Tour example, and every other executable product named as an argument.
+# Prints what each binary loads, then a PASS or FAIL line; exits non-zero on failure.
+#
+# Usage: scripts/check-linkage.sh [PRODUCT...]
+# Environment: SCRATCH_PATH (default .build), the build folder to use for the package's own products.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+scratch="${SCRATCH_PATH:-.build}"
+forbidden='lib(Foundation|FoundationNetworking|FoundationXML)\.so'
+failures=0
+
+check_binary() { # check_binary NAME PATH
+    local name="$1" binary="$2" libraries
+    if ! libraries="$(ldd "$binary" 2>&1)"; then
+        echo "FAIL $name: ldd failed: $libraries"
+        failures=$((failures + 1))
+        return
+    fi
+    echo "== $name ($binary) loads:"
+    awk '{ print "   " $1 }' <<<"$libraries" | sort
+    if grep -Eq "$forbidden" <<<"$libraries"; then
+        echo "FAIL $name loads full Foundation: $(grep -Eo "$forbidden" <<<"$libraries" | sort -u | tr '\n' ' ')"
+        failures=$((failures + 1))
+    else
+        echo "ok   $name does not load libFoundation.so"
+    fi
+    if grep -Eq 'libFoundationInternationalization\.so|lib_FoundationICU\.so' <<<"$libraries"; then
+        echo "note $name loads FoundationInternationalization/ICU (allowed, but large)"
+    fi
+}
+
+# ---------------------------------------------------------------- probe: HTTPCore + HTTPPipeline + SocketTransport
+probe="$(mktemp -d "${TMPDIR:-/tmp}/asikit-linkage.XXXXXX")"
+trap 'rm -rf "$probe"' EXIT
+identity="$(basename "$repo")"
+mkdir -p "$probe/Sources/LinkageProbe"
+cat >"$probe/Package.swift" <<EOF
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "LinkageProbe",
+    dependencies: [.package(path: "$repo")],
+    targets: [
+        .executableTarget(
+            name: "LinkageProbe",
+            dependencies: [
+                .product(name: "HTTPCore", package: "$identity"),
+                .product(name: "HTTPPipeline", package: "$identity"),
+                .product(name: "SocketTransport", package: "$identity"),
+            ]
+        )
+    ]
+)
+EOF
+cat >"$probe/Sources/LinkageProbe/main.swift" <<'EOF'
+import FoundationEssentials
+import HTTPCore
+import HTTPPipeline
+import SocketTransport
+
+// Uses all three libraries so the linker keeps them: builds a client on the socket transport, sends a request
+// when given a URL, and shuts down.
+let client = Client(transport: .posix())
+if CommandLine.arguments.count > 1, let url = URL(string: CommandLine.arguments[1]) {
+    _ = try await client.send(Request(url: url))
+}
+try await client.shutdown()
+print("linkage probe ran")
+EOF
+echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport)"
+probe_scratch="$repo/$scratch-linkage"
+swift build --package-path "$probe" --scratch-path "$probe_scratch" --product LinkageProbe
+probe_binary="$(swift build --package-path "$probe" --scratch-path "$probe_scratch" --show-bin-path)/LinkageProbe"
+check_binary "LinkageProbe" "$probe_binary"
+if ! "$probe_binary"; then
+    echo "FAIL LinkageProbe did not run"
+    failures=$((failures + 1))
+fi
+
+# ---------------------------------------------------------------- the package's own executables
+products=(Tour "$@")
+for product in "${products[@]}"; do
+    echo "== building $product"
+    if ! swift build --scratch-path "$scratch" --product "$product"; then
+        echo "FAIL $product did not build"
+        failures=$((failures + 1))
+        continue
+    fi
+    check_binary "$product" "$(swift build --scratch-path "$scratch" --show-bin-path)/$product"
+done
+
+if [ "$failures" -gt 0 ]; then
+    echo "FAIL check-linkage: $failures problem(s)"
+    exit 1
+fi
+echo "PASS check-linkage: $((${#products[@]} + 1)) executable(s) without libFoundation.so"
