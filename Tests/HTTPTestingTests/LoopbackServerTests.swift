@@ -200,6 +200,35 @@ struct LoopbackServerTests {
         #expect(try client.readResponse().body == Array("data".utf8))
     }
 
+    @Test func continueCanBeWithheld() throws {
+        let configuration = LoopbackServer.Configuration(sendsContinue: false)
+        let server = try LoopbackServer(configuration: configuration) { request in .ok(request.bodyText) }
+        let client = try RawClient(port: server.port)
+        try client.send("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+        client.setReceiveTimeout(milliseconds: 300)
+        #expect(client.readOnce() == .failed(EAGAIN))
+        client.setReceiveTimeout(milliseconds: 10_000)
+        try client.send("data")
+        let response = try client.readResponse()
+        #expect(response.head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(response.body == Array("data".utf8))
+    }
+
+    @Test func writingToAClosedClientDoesNotKillTheProcess() throws {
+        let big = [UInt8](repeating: 65, count: 4 * 1024 * 1024)
+        let server = try LoopbackServer { request in
+            request.path == "/big" ? .ok(bytes: big).delayed(by: .milliseconds(50)) : .ok("alive")
+        }
+        do {
+            let leaving = try RawClient(port: server.port)
+            try leaving.send("GET /big HTTP/1.1\r\nHost: h\r\n\r\n")
+        }  // Closed before the answer: the server's writes fail with EPIPE, which must not raise SIGPIPE.
+        while server.requests.isEmpty || server.openConnectionCount > 0 { usleep(1000) }  // The writes are over.
+        let client = try RawClient(port: server.port)
+        try client.send("GET /after HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(try client.readResponse().body == Array("alive".utf8))
+    }
+
     @Test func http10ClosesUnlessKeepAliveIsAsked() throws {
         let server = try LoopbackServer { _ in .ok("x") }
         let keeping = try RawClient(port: server.port)
