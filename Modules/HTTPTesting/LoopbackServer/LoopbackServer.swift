@@ -125,7 +125,11 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Stops listening, closes every connection, and waits for the server's threads to end. Idempotent; `deinit`
-    /// calls it too. Pending sleeps and stalls end at once.
+    /// calls it too.
+    ///
+    /// Scripted sleeps and stalls end at once; a handler that is still running is waited for, so handlers must
+    /// not block indefinitely. Afterwards new connections are refused, and ``requests`` and ``connectionCount``
+    /// keep their final values.
     public func shutdown() {
         core.shutdown()
     }
