@@ -9,7 +9,8 @@ public import HTTPCore
 ///   method and body.
 /// - ``RedirectBehavior/rfc2616``: 301 and 302 keep method and body too; 303 is always `GET`.
 /// - `HEAD` stays `HEAD` (a redirect never turns a `HEAD` into a download).
-/// - `Authorization`, `Proxy-Authorization` and `Cookie` headers never go to another origin. Other headers
+/// - `Authorization`, `Proxy-Authorization` and `Cookie` headers, and ``RequestOptions/credential``, never go
+///   to another origin. Other headers
 ///   are kept (a deliberate fix of ASIHTTPRequest quirk 1; see `Docs/Decisions/0001-redirect-headers.md`),
 ///   except the body's own headers when the body is dropped.
 public enum RedirectPolicy {
@@ -45,6 +46,7 @@ public enum RedirectPolicy {
         }
         if Origin(target) != Origin(request.url) {
             for name in originBoundFieldNames { next.headerFields[name] = nil }
+            next.options.credential = nil  // the request's own credentials belong to the first origin
         }
         next.options.requestCookies = []
         return next
