@@ -1,0 +1,28 @@
+import FoundationEssentials
+import HTTPCore
+import Testing
+
+/// Every public value type crosses into a detached task (swift-log's TestSendable pattern); this file fails to
+/// compile if one stops being Sendable.
+@Suite struct SendableTests {
+    @Test func publicTypesAreSendable() async throws {
+        let request = Request(url: URL(string: "http://a.example/")!, body: .string("x"))
+        let response = Response(status: .ok, body: ResponseBody(bytes: [1]))
+        let values: (Request, RequestOptions, RequestBody, Response, ResponseBody, Cookie, Credential,
+                     CredentialScope, CachedResponse, ProgressEvent, ClientError, TLSOptions, ProxyRoute,
+                     HTTPVersion, RequestID) = (
+            request, RequestOptions(), RequestBody.bytes([1]), response, response.body,
+            Cookie(name: "a", value: "b", domain: "a.example"), Credential(user: "u", password: "p"),
+            CredentialScope(scheme: "http", host: "a", port: 80),
+            CachedResponse(status: .ok, headerFields: [:], body: [], storedAt: Date(), expiresAt: nil),
+            ProgressEvent(requestID: .next(), direction: .upload, completedBytes: 0, expectedBytes: nil),
+            ClientError(.timedOut), TLSOptions(), ProxyRoute.direct, HTTPVersion.http1_1, RequestID.next())
+        let url = try await Task.detached { values.0.url }.value
+        #expect(url.host() == "a.example")
+    }
+
+    @Test func requestIDsAreUnique() {
+        let ids = (0..<1000).map { _ in RequestID.next() }
+        #expect(Set(ids).count == 1000)
+    }
+}
