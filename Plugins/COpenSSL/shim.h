@@ -7,6 +7,17 @@
 #include <openssl/pkcs12.h>
 #include <openssl/pem.h>
 
+#include <errno.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+// Linux system calls that Swift's Glibc module does not export. SocketTransport's event loop needs them, and this
+// shim is its only C module. (A separate CLinux shim would be tidier; that needs a Package.swift change.)
+#if defined(__linux__)
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#endif
+
 // Macros Swift cannot call directly.
 static inline long c_openssl_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
@@ -16,6 +27,131 @@ static inline long c_openssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version
 }
 static inline long c_openssl_ctx_set_session_cache_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_session_cache_mode(ctx, mode);
+}
+static inline long c_openssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_mode(ctx, mode);
+}
+static inline long c_openssl_ctx_add1_chain_cert(SSL_CTX *ctx, X509 *x509) {
+    return SSL_CTX_add1_chain_cert(ctx, x509);
+}
+static inline int c_openssl_sk_x509_num(STACK_OF(X509) *stack) {
+    return sk_X509_num(stack);
+}
+static inline X509 *c_openssl_sk_x509_value(STACK_OF(X509) *stack, int index) {
+    return sk_X509_value(stack, index);
+}
+static inline void c_openssl_sk_x509_pop_free(STACK_OF(X509) *stack) {
+    sk_X509_pop_free(stack, X509_free);
+}
+static inline uint64_t c_openssl_op_ignore_unexpected_eof(void) {
+    return SSL_OP_IGNORE_UNEXPECTED_EOF;
+}
+static inline uint64_t c_openssl_op_no_compression(void) {
+    return SSL_OP_NO_COMPRESSION;
+}
+
+// A socket BIO that sends with MSG_NOSIGNAL, so a TLS write to a closed peer never raises SIGPIPE, and that
+// remembers the errno of its last failed call (OpenSSL may overwrite errno before the caller looks at it).
+typedef struct {
+    int fd;
+    int last_errno;
+} c_openssl_socket_bio_state;
+
+static inline int c_openssl_socket_bio_write(BIO *bio, const char *data, size_t length, size_t *written) {
+    c_openssl_socket_bio_state *state = (c_openssl_socket_bio_state *)BIO_get_data(bio);
+    BIO_clear_retry_flags(bio);
+    for (;;) {
+        ssize_t n = send(state->fd, data, length, MSG_NOSIGNAL);
+        if (n >= 0) {
+            *written = (size_t)n;
+            return 1;
+        }
+        if (errno == EINTR) continue;
+        state->last_errno = errno;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) BIO_set_retry_write(bio);
+        return 0;
+    }
+}
+
+static inline int c_openssl_socket_bio_read(BIO *bio, char *data, size_t length, size_t *read) {
+    c_openssl_socket_bio_state *state = (c_openssl_socket_bio_state *)BIO_get_data(bio);
+    BIO_clear_retry_flags(bio);
+    for (;;) {
+        ssize_t n = recv(state->fd, data, length, 0);
+        if (n > 0) {
+            *read = (size_t)n;
+            return 1;
+        }
+        if (n == 0) {
+            state->last_errno = 0;
+            *read = 0;
+            return 0;
+        }
+        if (errno == EINTR) continue;
+        state->last_errno = errno;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) BIO_set_retry_read(bio);
+        return 0;
+    }
+}
+
+static inline long c_openssl_socket_bio_ctrl(BIO *bio, int command, long number, void *pointer) {
+    (void)number;
+    (void)pointer;
+    switch (command) {
+    case BIO_CTRL_FLUSH:
+    case BIO_CTRL_DUP:
+        return 1;
+    case BIO_C_GET_FD: {
+        c_openssl_socket_bio_state *state = (c_openssl_socket_bio_state *)BIO_get_data(bio);
+        return state ? state->fd : -1;
+    }
+    default:
+        return 0;
+    }
+}
+
+static inline int c_openssl_socket_bio_create(BIO *bio) {
+    c_openssl_socket_bio_state *state = OPENSSL_zalloc(sizeof(c_openssl_socket_bio_state));
+    if (state == NULL) return 0;
+    state->fd = -1;
+    BIO_set_data(bio, state);
+    BIO_set_init(bio, 1);
+    return 1;
+}
+
+static inline int c_openssl_socket_bio_destroy(BIO *bio) {
+    if (bio == NULL) return 0;
+    OPENSSL_free(BIO_get_data(bio));
+    BIO_set_data(bio, NULL);
+    BIO_set_init(bio, 0);
+    return 1;
+}
+
+/// Makes the method table of the no-SIGPIPE socket BIO. Call once and keep the result for the process.
+static inline BIO_METHOD *c_openssl_make_socket_bio_method(void) {
+    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR,
+                                      "asikit-socket");
+    if (method == NULL) return NULL;
+    BIO_meth_set_write_ex(method, c_openssl_socket_bio_write);
+    BIO_meth_set_read_ex(method, c_openssl_socket_bio_read);
+    BIO_meth_set_ctrl(method, c_openssl_socket_bio_ctrl);
+    BIO_meth_set_create(method, c_openssl_socket_bio_create);
+    BIO_meth_set_destroy(method, c_openssl_socket_bio_destroy);
+    return method;
+}
+
+/// A new no-SIGPIPE socket BIO over `fd` (which it does not close).
+static inline BIO *c_openssl_new_socket_bio(BIO_METHOD *method, int fd) {
+    BIO *bio = BIO_new(method);
+    if (bio == NULL) return NULL;
+    ((c_openssl_socket_bio_state *)BIO_get_data(bio))->fd = fd;
+    return bio;
+}
+
+/// The errno of the BIO's last failed socket call; 0 after an orderly end of stream.
+static inline int c_openssl_socket_bio_last_errno(BIO *bio) {
+    c_openssl_socket_bio_state *state = (c_openssl_socket_bio_state *)BIO_get_data(bio);
+    return state ? state->last_errno : 0;
 }
 
 #endif

@@ -33,7 +33,8 @@ struct HTTP1LimitsTests {
         let driver = ParserDriver(limits: HTTP1Limits(maxLineLength: 20))
         let line = "X: " + String(repeating: "a", count: 17)  // 20 bytes
         for ending in ["\r\n", "\n"] {
-            let items = driver.runAllSplits("HTTP/1.1 200 OK" + ending + line + ending + "Content-Length: 0" + ending + ending)
+            let items = driver.runAllSplits(
+                "HTTP/1.1 200 OK" + ending + line + ending + "Content-Length: 0" + ending + ending)
             #expect(ParsedItem.error(in: items) == nil)
         }
     }
@@ -42,8 +43,9 @@ struct HTTP1LimitsTests {
         let driver = ParserDriver(limits: HTTP1Limits(maxLineLength: 20))
         let line = "X: " + String(repeating: "a", count: 18)  // 21 bytes
         for ending in ["\r\n", "\n"] {
-            #expect(driver.runAllSplits("HTTP/1.1 200 OK\r\n" + line + ending + "\r\n")
-                == [.violation("line longer than 20 bytes")])
+            #expect(
+                driver.runAllSplits("HTTP/1.1 200 OK\r\n" + line + ending + "\r\n")
+                    == [.violation("line longer than 20 bytes")])
         }
     }
 
@@ -72,8 +74,9 @@ struct HTTP1LimitsTests {
         let driver = ParserDriver(limits: HTTP1Limits(maxHeadBytes: input.utf8.count))
         #expect(ParsedItem.error(in: driver.runAllSplits(input)) == nil)
         let smaller = ParserDriver(limits: HTTP1Limits(maxHeadBytes: input.utf8.count - 1))
-        #expect(ParsedItem.error(in: smaller.runAllSplits(input))?.message
-            == "response head exceeds \(input.utf8.count - 1) bytes")
+        #expect(
+            ParsedItem.error(in: smaller.runAllSplits(input))?.message
+                == "response head exceeds \(input.utf8.count - 1) bytes")
     }
 
     @Test func eachInterimHeadHasItsOwnBudget() {
@@ -90,9 +93,11 @@ struct HTTP1LimitsTests {
         let driver = ParserDriver(limits: HTTP1Limits(maxHeadBytes: 50, maxHeaderCount: 2, maxLineLength: 30))
         let tooMany = ParsedItem.error(in: driver.runAllSplits(head + "A: 1\r\nB: 2\r\nC: 3\r\n\r\n"))
         #expect(tooMany?.message == "more than 2 trailer fields")
-        let tooLong = ParsedItem.error(in: driver.runAllSplits(head + "A: " + String(repeating: "x", count: 28) + "\r\n\r\n"))
+        let tooLong = ParsedItem.error(
+            in: driver.runAllSplits(head + "A: " + String(repeating: "x", count: 28) + "\r\n\r\n"))
         #expect(tooLong?.message == "line longer than 30 bytes")
-        let tooBig = ParsedItem.error(in: driver.runAllSplits(head + "A: 12345678901234567890\r\nB: 1234567890123456789\r\n\r\n"))
+        let tooBig = ParsedItem.error(
+            in: driver.runAllSplits(head + "A: 12345678901234567890\r\nB: 1234567890123456789\r\n\r\n"))
         #expect(tooBig?.message == "trailer section exceeds 50 bytes")
     }
 
@@ -111,7 +116,9 @@ struct HTTP1LimitsTests {
         #expect(events.count == 2)
         #expect(parser.hasBufferedBytes)
         parser.expectResponse(toMethod: .get)
-        let error = try #require(throws: ClientError.self) { try parser.feed(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let error = try #require(throws: ClientError.self) {
+            try parser.feed(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         #expect(error.message == "more than 64 bytes arrived before the response was expected")
     }
 

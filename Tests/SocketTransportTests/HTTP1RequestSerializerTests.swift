@@ -12,8 +12,9 @@ struct HTTP1RequestSerializerTests {
         method: HTTPRequest.Method = .get, target: String = "/", version: HTTPVersion = .http1_1,
         host: String = "example.com", fields: HTTPFields = [:], framing: BodyFraming = .none
     ) throws -> String {
-        text(try HTTP1RequestSerializer.head(
-            method: method, target: target, version: version, host: host, fields: fields, framing: framing))
+        text(
+            try HTTP1RequestSerializer.head(
+                method: method, target: target, version: version, host: host, fields: fields, framing: framing))
     }
 
     @Test func minimalGet() throws {
@@ -27,22 +28,25 @@ struct HTTP1RequestSerializerTests {
         fields.append(HTTPField(name: HTTPField.Name("X-Alpha")!, value: "a, b"))
         fields.append(HTTPField(name: .accept, value: "text/html"))
         let head = try Self.head(target: "/a/b?c=d", host: "example.com:8080", fields: fields)
-        #expect(head == "GET /a/b?c=d HTTP/1.1\r\nHost: example.com:8080\r\nx-zeta: 1\r\nAccept: */*\r\n"
-            + "X-Alpha: a, b\r\nAccept: text/html\r\n\r\n")
+        #expect(
+            head == "GET /a/b?c=d HTTP/1.1\r\nHost: example.com:8080\r\nx-zeta: 1\r\nAccept: */*\r\n"
+                + "X-Alpha: a, b\r\nAccept: text/html\r\n\r\n")
     }
 
     @Test func callersHostIsKeptInPlace() throws {
         var fields = HTTPFields()
         fields.append(HTTPField(name: .userAgent, value: "ASIKit"))
         fields.append(HTTPField(name: HTTPField.Name("host")!, value: "virtual.test"))
-        #expect(try Self.head(fields: fields)
-            == "GET / HTTP/1.1\r\nUser-Agent: ASIKit\r\nhost: virtual.test\r\n\r\n")
+        #expect(
+            try Self.head(fields: fields)
+                == "GET / HTTP/1.1\r\nUser-Agent: ASIKit\r\nhost: virtual.test\r\n\r\n")
     }
 
     @Test func http10AndCustomMethod() throws {
         let method = try #require(HTTPRequest.Method("PROPFIND"))
-        #expect(try Self.head(method: method, version: .http1_0)
-            == "PROPFIND / HTTP/1.0\r\nHost: example.com\r\n\r\n")
+        #expect(
+            try Self.head(method: method, version: .http1_0)
+                == "PROPFIND / HTTP/1.0\r\nHost: example.com\r\n\r\n")
     }
 
     @Test func contentLengthReplacesCallerFramingFields() throws {
@@ -50,20 +54,24 @@ struct HTTP1RequestSerializerTests {
         fields.append(HTTPField(name: .contentLength, value: "999"))
         fields.append(HTTPField(name: .contentType, value: "text/plain"))
         fields.append(HTTPField(name: .transferEncoding, value: "chunked"))
-        #expect(try Self.head(method: .post, target: "/upload", fields: fields, framing: .contentLength(5))
-            == "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n")
+        #expect(
+            try Self.head(method: .post, target: "/upload", fields: fields, framing: .contentLength(5))
+                == "POST /upload HTTP/1.1\r\nHost: example.com\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n"
+        )
     }
 
     @Test func zeroContentLengthForAnEmptyPut() throws {
-        #expect(try Self.head(method: .put, framing: .contentLength(0))
-            == "PUT / HTTP/1.1\r\nHost: example.com\r\nContent-Length: 0\r\n\r\n")
+        #expect(
+            try Self.head(method: .put, framing: .contentLength(0))
+                == "PUT / HTTP/1.1\r\nHost: example.com\r\nContent-Length: 0\r\n\r\n")
     }
 
     @Test func chunkedFraming() throws {
         var fields = HTTPFields()
         fields.append(HTTPField(name: HTTPField.Name("content-length")!, value: "1"))
-        #expect(try Self.head(method: .post, fields: fields, framing: .chunked)
-            == "POST / HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n")
+        #expect(
+            try Self.head(method: .post, fields: fields, framing: .chunked)
+                == "POST / HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n")
     }
 
     @Test func noFramingDropsCallerFramingFields() throws {
@@ -76,8 +84,9 @@ struct HTTP1RequestSerializerTests {
         let url = try #require(URL(string: "http://user:pw@example.com:8080/p%20q?x=1#frag"))
         let target = HTTP1RequestSerializer.absoluteForm(of: url)
         #expect(target == "http://example.com:8080/p%20q?x=1")
-        #expect(try Self.head(target: target, host: HTTP1RequestSerializer.hostFieldValue(for: url))
-            == "GET http://example.com:8080/p%20q?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n")
+        #expect(
+            try Self.head(target: target, host: HTTP1RequestSerializer.hostFieldValue(for: url))
+                == "GET http://example.com:8080/p%20q?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n")
     }
 
     @Test func authorityFormForConnect() throws {
@@ -85,8 +94,9 @@ struct HTTP1RequestSerializerTests {
         #expect(HTTP1RequestSerializer.authorityForm(of: url) == "example.com:443")
         let ipv6 = try #require(URL(string: "https://[::1]:8443/"))
         #expect(HTTP1RequestSerializer.authorityForm(of: ipv6) == "[::1]:8443")
-        #expect(try Self.head(method: .connect, target: "example.com:443", host: "example.com:443")
-            == "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        #expect(
+            try Self.head(method: .connect, target: "example.com:443", host: "example.com:443")
+                == "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
     }
 
     struct TargetCase: CustomTestStringConvertible, Sendable {
@@ -102,8 +112,9 @@ struct HTTP1RequestSerializerTests {
         TargetCase(url: "http://example.com?q=1", origin: "/?q=1", host: "example.com"),
         TargetCase(url: "http://example.com/a/b/", origin: "/a/b/", host: "example.com"),
         TargetCase(url: "http://example.com/a?", origin: "/a?", host: "example.com"),
-        TargetCase(url: "http://example.com/a%2Fb?x=%20y&z=%C3%A9#top", origin: "/a%2Fb?x=%20y&z=%C3%A9",
-                   host: "example.com"),
+        TargetCase(
+            url: "http://example.com/a%2Fb?x=%20y&z=%C3%A9#top", origin: "/a%2Fb?x=%20y&z=%C3%A9",
+            host: "example.com"),
         TargetCase(url: "http://example.com:80/x", origin: "/x", host: "example.com"),
         TargetCase(url: "https://example.com:443/x", origin: "/x", host: "example.com"),
         TargetCase(url: "http://example.com:443/x", origin: "/x", host: "example.com:443"),

@@ -23,11 +23,12 @@ enum ParsedItem: Equatable, CustomStringConvertible {
     }
 
     init(_ head: HTTP1ResponseHead) {
-        self = .head(Head(
-            version: head.version.description, code: head.status.code, reason: head.status.reasonPhrase,
-            fields: head.fields.map { "\($0.name.rawName): \($0.value)" }, framing: head.framing,
-            keepAlive: head.keepAlive, keepAliveTimeout: head.keepAliveTimeout, keepAliveMax: head.keepAliveMax,
-            isInformational: head.isInformational))
+        self = .head(
+            Head(
+                version: head.version.description, code: head.status.code, reason: head.status.reasonPhrase,
+                fields: head.fields.map { "\($0.name.rawName): \($0.value)" }, framing: head.framing,
+                keepAlive: head.keepAlive, keepAliveTimeout: head.keepAliveTimeout, keepAliveMax: head.keepAliveMax,
+                isInformational: head.isInformational))
     }
 
     var description: String {

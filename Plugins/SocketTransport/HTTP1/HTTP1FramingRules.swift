@@ -51,8 +51,8 @@ enum HTTP1FramingRules {
         } else if code == 101 || (requestMethod == .connect && code >= 200 && code < 300) {
             decision.framing = .none
             decision.leavesHTTP = true
-        } else if let finalCoding = summary.finalTransferCoding {
-            decision.framing = HTTP1Syntax.equalsIgnoringCase(finalCoding.utf8, "chunked") ? .chunked : .closeDelimited
+        } else if summary.hasTransferEncoding {
+            decision.framing = summary.finalCodingIsChunked ? .chunked : .closeDelimited
         } else if summary.hasContentLength {
             if let error = summary.contentLengthError { throw HTTP1Syntax.violation(error) }
             decision.framing = .contentLength(summary.contentLength)
@@ -63,7 +63,7 @@ enum HTTP1FramingRules {
         } else {
             decision.keepAlive = summary.connectionKeepAlive && !summary.connectionClose
         }
-        let faultyFraming = summary.finalTransferCoding != nil && (summary.hasContentLength || version.minor == 0)
+        let faultyFraming = summary.hasTransferEncoding && (summary.hasContentLength || version.minor == 0)
         if decision.framing == .closeDelimited || decision.leavesHTTP || faultyFraming {
             decision.keepAlive = false
         }
@@ -71,78 +71,5 @@ enum HTTP1FramingRules {
             decision.keepAlive = false
         }
         return decision
-    }
-}
-
-extension HTTP1FramingRules {
-    /// The framing-relevant fields of a head, gathered in one pass.
-    struct FieldSummary {
-        var hasContentLength = false
-        var contentLength: Int64 = 0
-        var contentLengthError: String?
-        var finalTransferCoding: Substring?
-        var connectionClose = false
-        var connectionKeepAlive = false
-        var keepAliveTimeout: Int?
-        var keepAliveMax: Int?
-
-        init(_ fields: HTTPFields) {
-            for field in fields {
-                let name = field.name.canonicalName
-                switch name.utf8.count {
-                case 14 where name == "content-length": addContentLength(field.value)
-                case 17 where name == "transfer-encoding": addTransferEncoding(field.value)
-                case 10 where name == "connection": addConnection(field.value)
-                case 10 where name == "keep-alive": addKeepAlive(field.value)
-                default: continue
-                }
-            }
-        }
-
-        private mutating func addContentLength(_ value: String) {
-            let elements = HTTP1Syntax.listElements(value)
-            if elements.isEmpty { contentLengthError = contentLengthError ?? "empty Content-Length" }
-            for element in elements {
-                guard let length = HTTP1Syntax.decimal(element.utf8) else {
-                    contentLengthError = contentLengthError ?? "invalid Content-Length"
-                    continue
-                }
-                if hasContentLength && length != contentLength {
-                    contentLengthError = contentLengthError ?? "conflicting Content-Length values"
-                }
-                hasContentLength = true
-                contentLength = length
-            }
-            hasContentLength = true
-        }
-
-        private mutating func addTransferEncoding(_ value: String) {
-            guard let last = HTTP1Syntax.listElements(value).last else { return }
-            let coding = last.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            finalTransferCoding = coding.trimmingOWS()
-        }
-
-        private mutating func addConnection(_ value: String) {
-            for option in HTTP1Syntax.listElements(value) {
-                if HTTP1Syntax.equalsIgnoringCase(option.utf8, "close") { connectionClose = true }
-                if HTTP1Syntax.equalsIgnoringCase(option.utf8, "keep-alive") { connectionKeepAlive = true }
-            }
-        }
-
-        private mutating func addKeepAlive(_ value: String) {
-            for parameter in HTTP1Syntax.listElements(value) {
-                let parts = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2 else { continue }
-                var number = parts[1].trimmingOWS()
-                if number.count >= 2, number.first == "\"", number.last == "\"" {
-                    number = number.dropFirst().dropLast()
-                }
-                guard let parsed = HTTP1Syntax.decimal(number.utf8) else { continue }
-                let clamped = Int(clamping: parsed)
-                let key = parts[0].trimmingOWS()
-                if HTTP1Syntax.equalsIgnoringCase(key.utf8, "timeout") { keepAliveTimeout = clamped }
-                if HTTP1Syntax.equalsIgnoringCase(key.utf8, "max") { keepAliveMax = clamped }
-            }
-        }
     }
 }

@@ -1,5 +1,11 @@
 import HTTPCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns header field name bytes into an `HTTPField.Name`, reusing the predefined names for common fields sent
 /// in their usual spelling (no string building or lowercasing on the hot path).
 enum HTTP1KnownFieldNames {
@@ -28,7 +34,8 @@ enum HTTP1KnownFieldNames {
     /// - Throws: ``ClientError`` when `HTTPTypes` rejects the name (it should not for a token).
     static func name(for bytes: UnsafeRawBufferPointer) throws -> HTTPField.Name {
         if bytes.count < byLength.count {
-            for entry in byLength[bytes.count] where entry.bytes.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+            for entry in byLength[bytes.count]
+            where entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
                 return entry.name
             }
         }

@@ -11,8 +11,6 @@ enum HTTP1RequestSerializer {
     static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
     /// What follows the data of every chunk: `\r\n`.
     static let chunkSuffix: [UInt8] = HTTP1Syntax.crlf
-    /// `Host` (HTTPTypes offers only the HTTP/2 `:authority` pseudo field).
-    private static let hostName = HTTPField.Name("Host")!
 
     /// Serialises the request line, the header fields and the empty line that ends the head.
     ///
@@ -38,29 +36,30 @@ enum HTTP1RequestSerializer {
         framing: BodyFraming
     ) throws -> [UInt8] {
         try checkTarget(target)
-        try checkValue(host, what: "Host value")
+        try checkValue(host) { "Host value" }
         var out: [UInt8] = []
-        out.reserveCapacity(estimatedSize(method: method, target: target, host: host, fields: fields))
+        out.reserveCapacity(256 + target.utf8.count + host.utf8.count)
         out.append(contentsOf: method.rawValue.utf8)
         out.append(HTTP1Syntax.sp)
         out.append(contentsOf: target.utf8)
-        out.append(contentsOf: " HTTP/".utf8)
-        out.append(contentsOf: String(version.major).utf8)
-        out.append(UInt8(ascii: "."))
-        out.append(contentsOf: String(version.minor).utf8)
-        out.append(contentsOf: HTTP1Syntax.crlf)
+        appendVersion(version, to: &out)
 
-        if !fields.contains(hostName) {
+        var hasHost = false
+        for field in fields where isHost(field.name) {
+            hasHost = true
+            break
+        }
+        if !hasHost {
             out.append(contentsOf: "Host: ".utf8)
             out.append(contentsOf: host.utf8)
             out.append(contentsOf: HTTP1Syntax.crlf)
         }
-        for field in fields where field.name != .contentLength && field.name != .transferEncoding {
+        for field in fields where !isFraming(field.name) {
             out.append(contentsOf: field.name.rawName.utf8)
             out.append(HTTP1Syntax.colon)
             out.append(HTTP1Syntax.sp)
             try field.withUnsafeBytesOfValue { value in
-                try checkValue(value, what: "value of header field \(field.name.rawName)")
+                try checkValue(value) { "value of header field \(field.name.rawName)" }
                 out.append(contentsOf: value)
             }
             out.append(contentsOf: HTTP1Syntax.crlf)
@@ -105,14 +104,29 @@ enum HTTP1RequestSerializer {
         return out
     }
 
-    private static func estimatedSize(
-        method: HTTPRequest.Method, target: String, host: String, fields: HTTPFields
-    ) -> Int {
-        var size = method.rawValue.utf8.count + target.utf8.count + host.utf8.count + 64
-        for field in fields {
-            size += field.name.rawName.utf8.count + field.withUnsafeBytesOfValue { $0.count } + 4
+    private static func appendVersion(_ version: HTTPVersion, to out: inout [UInt8]) {
+        if version == .http1_1 {
+            out.append(contentsOf: " HTTP/1.1\r\n".utf8)
+        } else {
+            out.append(contentsOf: " HTTP/\(version.major).\(version.minor)\r\n".utf8)
         }
-        return size
+    }
+
+    @inline(__always)
+    private static func isHost(_ name: HTTPField.Name) -> Bool {
+        let canonical = name.canonicalName
+        return canonical.utf8.count == 4 && canonical == "host"
+    }
+
+    /// `Content-Length` or `Transfer-Encoding`, which the serializer writes itself.
+    @inline(__always)
+    private static func isFraming(_ name: HTTPField.Name) -> Bool {
+        let canonical = name.canonicalName
+        switch canonical.utf8.count {
+        case 14: return canonical == "content-length"
+        case 17: return canonical == "transfer-encoding"
+        default: return false
+        }
     }
 
     private static func checkTarget(_ target: String) throws {
@@ -127,14 +141,15 @@ enum HTTP1RequestSerializer {
         }
     }
 
-    private static func checkValue(_ value: String, what: String) throws {
+    private static func checkValue(_ value: String, what: () -> String) throws {
         var value = value
         try value.withUTF8 { try checkValue($0, what: what) }
     }
 
-    private static func checkValue(_ value: UnsafeBufferPointer<UInt8>, what: String) throws {
+    @inline(__always)
+    private static func checkValue(_ value: UnsafeBufferPointer<UInt8>, what: () -> String) throws {
         for byte in value where (byte < HTTP1Syntax.sp && byte != HTTP1Syntax.htab) || byte == 0x7F {
-            throw ClientError(.invalidRequest, message: "the \(what) contains a control byte (0x\(hex(byte)))")
+            throw ClientError(.invalidRequest, message: "the \(what()) contains a control byte (0x\(hex(byte)))")
         }
     }
 

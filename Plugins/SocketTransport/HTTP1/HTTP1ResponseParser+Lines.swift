@@ -30,6 +30,7 @@ extension HTTP1ResponseParser {
         }
         headVersion = HTTPVersion(major: major, minor: minor)
         headStatus = HTTPResponse.Status(code: code, reasonPhrase: reason)
+        sectionFields.reserveCapacity(16)
         state = .headerLines
     }
 
@@ -57,8 +58,13 @@ extension HTTP1ResponseParser {
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
         let value = HTTP1Syntax.trimmingOWS(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         let name = try HTTP1KnownFieldNames.name(for: nameBytes)
-        try checkFieldValue(value, kind: kind)
-        sectionFields.append(HTTPField(name: name, value: value.assumingMemoryBound(to: UInt8.self)))
+        if try checkFieldValue(value, kind: kind) {
+            // Plain printable ASCII, the common case: a String is valid as is (no generic UTF-8 validation).
+            sectionFields.append(HTTPField(name: name, value: String(decoding: value, as: UTF8.self)))
+        } else {
+            // Non-ASCII or control bytes: HTTPTypes keeps the raw bytes and turns controls into spaces.
+            sectionFields.append(HTTPField(name: name, value: value.assumingMemoryBound(to: UInt8.self)))
+        }
     }
 
     /// Joins a continuation line to the previous field's value with one space (RFC 9112 §5.2).
@@ -75,10 +81,17 @@ extension HTTP1ResponseParser {
         sectionFields[last].value = previous.isEmpty ? continuation : previous + " " + continuation
     }
 
-    private func checkFieldValue(_ value: UnsafeRawBufferPointer, kind: String) throws {
-        for byte in value where byte < HTTP1Syntax.sp && (byte == HTTP1Syntax.cr || byte == 0) {
-            throw HTTP1Syntax.violation("a \(kind) field value contains a CR or NUL byte")
+    /// Throws for a CR or NUL byte; returns whether the value is all printable ASCII, SP and HTAB.
+    @discardableResult
+    private func checkFieldValue(_ value: UnsafeRawBufferPointer, kind: String) throws -> Bool {
+        var plain = true
+        for byte in value where byte < HTTP1Syntax.sp || byte >= 0x7F {
+            if byte == HTTP1Syntax.cr || byte == 0 {
+                throw HTTP1Syntax.violation("a \(kind) field value contains a CR or NUL byte")
+            }
+            if byte != HTTP1Syntax.htab { plain = false }
         }
+        return plain
     }
 
     /// Emits the head (and `.end` when there is no body) and moves to the body state.
@@ -88,18 +101,22 @@ extension HTTP1ResponseParser {
         sectionBytes = 0
         let code = headStatus.code
         if code >= 100 && code < 200 && code != 101 {
-            events.append(.head(HTTP1ResponseHead(
-                version: headVersion, status: headStatus, fields: fields, framing: .none, keepAlive: false,
-                keepAliveTimeout: nil, keepAliveMax: nil, isInformational: true)))
+            events.append(
+                .head(
+                    HTTP1ResponseHead(
+                        version: headVersion, status: headStatus, fields: fields, framing: .none, keepAlive: false,
+                        keepAliveTimeout: nil, keepAliveMax: nil, isInformational: true)))
             state = .statusLine
             return
         }
         let decision = try HTTP1FramingRules.decide(
             version: headVersion, status: headStatus, fields: fields, requestMethod: requestMethod)
-        events.append(.head(HTTP1ResponseHead(
-            version: headVersion, status: headStatus, fields: fields, framing: decision.framing,
-            keepAlive: decision.keepAlive, keepAliveTimeout: decision.keepAliveTimeout,
-            keepAliveMax: decision.keepAliveMax, isInformational: false)))
+        events.append(
+            .head(
+                HTTP1ResponseHead(
+                    version: headVersion, status: headStatus, fields: fields, framing: decision.framing,
+                    keepAlive: decision.keepAlive, keepAliveTimeout: decision.keepAliveTimeout,
+                    keepAliveMax: decision.keepAliveMax, isInformational: false)))
         switch decision.framing {
         case .none:
             finishMessage(trailers: nil, into: &events)

@@ -76,7 +76,8 @@ struct HTTP1ResponseParser {
     /// body, and a 2xx response to `CONNECT` turns the connection into a tunnel.
     /// - Parameter method: The request's method.
     mutating func expectResponse(toMethod method: HTTPRequest.Method) {
-        let between = state == .awaitingRequest
+        let between =
+            state == .awaitingRequest
             || (state == .statusLine && !receivedResponseBytes && lineBuffer.isEmpty)
         precondition(between, "expectResponse(toMethod:) called while a response is in progress (\(state))")
         requestMethod = method
@@ -216,8 +217,10 @@ struct HTTP1ResponseParser {
         let available = count - index
         guard let found = memchr(start, Int32(HTTP1Syntax.lf), available) else {
             try checkPartialLine(adding: available)
-            lineBuffer.append(contentsOf: UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self),
-                                                              count: available))
+            lineBuffer.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: start.assumingMemoryBound(to: UInt8.self),
+                    count: available))
             return count
         }
         let length = UnsafeRawPointer(found) - start
@@ -225,8 +228,10 @@ struct HTTP1ResponseParser {
             try handleLine(UnsafeRawBufferPointer(start: start, count: length), into: &events)
         } else {
             try checkPartialLine(adding: length)
-            lineBuffer.append(contentsOf: UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self),
-                                                              count: length))
+            lineBuffer.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: start.assumingMemoryBound(to: UInt8.self),
+                    count: length))
             var line: [UInt8] = []
             swap(&line, &lineBuffer)
             try line.withUnsafeBytes { try handleLine($0, into: &events) }
@@ -308,8 +313,10 @@ struct HTTP1ResponseParser {
     private mutating func stashBytes(_ start: UnsafeRawPointer, _ count: Int) {
         let room = max(0, limits.maxHeadBytes - stash.count)
         if count > room { stashOverflowed = true }
-        stash.append(contentsOf: UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self),
-                                                     count: min(count, room)))
+        stash.append(
+            contentsOf: UnsafeBufferPointer(
+                start: start.assumingMemoryBound(to: UInt8.self),
+                count: min(count, room)))
     }
 
     private mutating func replayStashIfExpected(into events: inout [HTTP1Event]) throws {
@@ -328,8 +335,9 @@ struct HTTP1ResponseParser {
         case .awaitingRequest, .upgraded, .closed:
             state = .closed
         case .statusLine where !receivedResponseBytes && lineBuffer.isEmpty:
-            throw ClientError(.connectFailed, stage: .transport,
-                              message: "connection closed before any response bytes arrived")
+            throw ClientError(
+                .connectFailed, stage: .transport,
+                message: "connection closed before any response bytes arrived")
         case .statusLine, .headerLines:
             throw HTTP1Syntax.violation("connection closed in the middle of the response head")
         case .fixedBody:

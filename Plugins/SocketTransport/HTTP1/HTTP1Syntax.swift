@@ -39,6 +39,16 @@ enum HTTP1Syntax {
 
     /// `bytes` without leading and trailing SP and HTAB.
     @inline(__always)
+    static func trimmingOWS(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        while start < end, isOWS(bytes[start]) { start += 1 }
+        while end > start, isOWS(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// `bytes` without leading and trailing SP and HTAB.
+    @inline(__always)
     static func trimmingOWS(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var start = 0
         var end = bytes.count
@@ -74,31 +84,23 @@ enum HTTP1Syntax {
         return true
     }
 
-    /// Splits a comma-separated list value into its trimmed, non-empty elements.
-    static func listElements(_ value: String) -> [Substring] {
-        value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true).compactMap { element in
-            let trimmed = Substring(element).trimmingOWS()
-            return trimmed.isEmpty ? nil : trimmed
+    /// Calls `body` with each element of a comma-separated list, trimmed of OWS; empty elements are skipped.
+    @inline(__always)
+    static func forEachListElement(
+        _ value: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var start = 0
+        while start <= value.count {
+            var end = start
+            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
+            let element = trimmingOWS(UnsafeBufferPointer(rebasing: value[start..<end]))
+            if !element.isEmpty { body(element) }
+            start = end + 1
         }
     }
 
     /// A protocol violation error with `message`.
     static func violation(_ message: String) -> ClientError {
         ClientError(.protocolViolation, stage: .transport, message: message)
-    }
-}
-
-extension Substring {
-    /// The substring without leading and trailing SP and HTAB.
-    func trimmingOWS() -> Substring {
-        var start = startIndex
-        var end = endIndex
-        while start < end, self[start] == " " || self[start] == "\t" { start = index(after: start) }
-        while end > start {
-            let before = index(before: end)
-            guard self[before] == " " || self[before] == "\t" else { break }
-            end = before
-        }
-        return self[start..<end]
     }
 }
