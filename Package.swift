@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HTTPPipeline", targets: ["HTTPPipeline"]),
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
+        .library(name: "GzipCodec", targets: ["GzipCodec"]),
         .executable(name: "Tour", targets: ["Tour"]),
     ],
     dependencies: [
@@ -38,6 +39,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "SocketTransport", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/SocketTransport"),
+        .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
 
         // Examples.
         .executableTarget(
@@ -63,6 +66,7 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport"],
             path: "Tests/SocketTransportTests"
         ),
+        .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
     ]
 )
 
