@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SocketTransportTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec"],
             path: "Tests/SocketTransportTests"
         ),
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),

@@ -373,7 +373,8 @@ struct HTTP1FramingTests {
     @Test func nonUTF8FieldValueKeepsItsBytes() throws {
         var parser = HTTP1ResponseParser()
         parser.expectResponse(toMethod: .get)
-        let input = Array("HTTP/1.1 200 OK\r\nX-Latin1: caf".utf8) + [0xE9] + Array("\r\nContent-Length: 0\r\n\r\n".utf8)
+        let input =
+            Array("HTTP/1.1 200 OK\r\nX-Latin1: caf".utf8) + [0xE9] + Array("\r\nContent-Length: 0\r\n\r\n".utf8)
         let events = try input.withUnsafeBytes { try parser.feed($0) }
         guard case .head(let head) = events.first else {
             Issue.record("no head")
