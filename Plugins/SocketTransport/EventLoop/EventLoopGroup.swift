@@ -1,0 +1,47 @@
+import HTTPCore
+import Synchronization
+
+/// A fixed number of ``EventLoop`` threads, started on first use and handed out round-robin to new connections.
+final class EventLoopGroup: Sendable {
+    private struct State {
+        var loops: [EventLoop] = []
+        var next = 0
+        var isShutDown = false
+    }
+
+    private let count: Int
+    private let state = Mutex(State())
+
+    /// Creates the group; no thread starts until ``next()``.
+    /// - Parameter count: How many loops to run, at least 1.
+    init(count: Int) {
+        precondition(count >= 1, "an event loop group needs at least one loop")
+        self.count = count
+    }
+
+    /// The loop for a new connection, starting the loops when none runs yet.
+    /// - Returns: A running loop.
+    /// - Throws: ``ClientError`` after ``shutDown()``, or when a loop cannot start.
+    func next() throws -> EventLoop {
+        try state.withLock { state in
+            guard !state.isShutDown else { throw EventLoop.shutDownError }
+            if state.loops.isEmpty {
+                for index in 0..<count {
+                    state.loops.append(try EventLoop(name: "asi-loop-\(index)"))
+                }
+            }
+            defer { state.next = (state.next + 1) % state.loops.count }
+            return state.loops[state.next]
+        }
+    }
+
+    /// Stops every loop; idempotent. Tasks waiting on a loop fail with a "shut down" error.
+    func shutDown() {
+        let loops = state.withLock { state -> [EventLoop] in
+            state.isShutDown = true
+            defer { state.loops = [] }
+            return state.loops
+        }
+        for loop in loops { loop.stop() }
+    }
+}

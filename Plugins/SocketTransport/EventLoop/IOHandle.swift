@@ -1,0 +1,148 @@
+import Synchronization
+
+/// The readiness of one socket registered with an ``EventLoop``, and the one task waiting on it.
+///
+/// The socket is registered once, edge-triggered, for both directions. Its owner does I/O on its own thread until
+/// a call would block, then calls ``wait(for:until:)``. The loop thread records each edge in ``State`` and
+/// resumes the waiter when the edge matches what it waits for, so no `epoll_ctl` is needed per wait and no edge
+/// is lost: an edge that arrives between the failed call and the wait leaves a flag that makes the wait return
+/// at once (the owner then retries the call, which may block again).
+final class IOHandle: Sendable {
+    /// Which readiness a waiter needs.
+    enum Interest: Sendable {
+        case read
+        case write
+    }
+
+    /// Thrown by ``wait(for:until:)`` when the deadline passes; callers turn it into a ``ClientError`` that says
+    /// which phase timed out.
+    struct TimedOut: Error {}
+
+    private struct State {
+        var readable = false
+        var writable = false
+        var waiter: UnsafeContinuation<Void, any Error>?
+        var interest = Interest.read
+        /// The current waiter's deadline.
+        var deadline = NanoTime.never
+        /// The earliest timer entry the loop holds for this handle (`never` when none).
+        var armedDeadline = NanoTime.never
+        /// Once set, every wait fails with it: cancellation, timeout or loop shutdown. The owner closes the socket.
+        var failure: (any Error)?
+    }
+
+    private enum WaitStep {
+        case ready
+        case failed(any Error)
+        case suspended(armTimer: Bool)
+    }
+
+    /// The loop that watches the socket.
+    let loop: EventLoop
+    /// The loop's registration number for this handle.
+    let registration: UInt64
+    private let state = Mutex(State())
+
+    init(loop: EventLoop, registration: UInt64) {
+        self.loop = loop
+        self.registration = registration
+    }
+
+    /// Suspends until the socket is ready for `interest`, the deadline passes, the task is cancelled or the
+    /// handle fails.
+    /// - Parameters:
+    ///   - interest: Read or write readiness.
+    ///   - deadline: A ``NanoTime`` deadline, or `NanoTime.never`.
+    /// - Throws: ``TimedOut``, `CancellationError`, or the error the handle failed with.
+    func wait(for interest: Interest, until deadline: UInt64) async throws {
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                let step = state.withLock { state -> WaitStep in
+                    if let failure = state.failure { return .failed(failure) }
+                    switch interest {
+                    case .read where state.readable:
+                        state.readable = false
+                        return .ready
+                    case .write where state.writable:
+                        state.writable = false
+                        return .ready
+                    default:
+                        break
+                    }
+                    precondition(state.waiter == nil, "two tasks wait on one socket")
+                    state.waiter = continuation
+                    state.interest = interest
+                    state.deadline = deadline
+                    guard deadline < state.armedDeadline else { return .suspended(armTimer: false) }
+                    state.armedDeadline = deadline
+                    return .suspended(armTimer: true)
+                }
+                switch step {
+                case .ready: continuation.resume()
+                case .failed(let error): continuation.resume(throwing: error)
+                case .suspended(let armTimer): if armTimer { loop.addTimer(for: self, at: deadline) }
+                }
+            }
+        } onCancel: {
+            fail(CancellationError())
+        }
+    }
+
+    /// Records readiness reported by `epoll` and resumes a matching waiter. Called on the loop thread.
+    func signal(readable: Bool, writable: Bool) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
+            if readable { state.readable = true }
+            if writable { state.writable = true }
+            guard let waiter = state.waiter else { return nil }
+            switch state.interest {
+            case .read where state.readable: state.readable = false
+            case .write where state.writable: state.writable = false
+            default: return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Handles a timer entry the loop armed for `entry`; returns a later deadline to arm again, if the waiter's
+    /// deadline moved. Called on the loop thread.
+    func timerFired(entry: UInt64, now: UInt64) -> UInt64? {
+        let (expired, rearm) = state.withLock { state -> (UnsafeContinuation<Void, any Error>?, UInt64?) in
+            guard entry == state.armedDeadline else { return (nil, nil) }
+            state.armedDeadline = NanoTime.never
+            guard let waiter = state.waiter else { return (nil, nil) }
+            guard now >= state.deadline else {
+                state.armedDeadline = state.deadline
+                return (nil, state.deadline)
+            }
+            state.waiter = nil
+            if state.failure == nil { state.failure = TimedOut() }
+            return (waiter, nil)
+        }
+        expired?.resume(throwing: TimedOut())
+        return rearm
+    }
+
+    /// Fails the handle for good and wakes its waiter with `error`; the first error is kept.
+    func fail(_ error: any Error) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
+            if state.failure == nil { state.failure = error }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(throwing: error)
+    }
+
+    /// Whether the handle failed (cancelled, timed out, shut down).
+    var hasFailed: Bool { state.withLock { $0.failure != nil } }
+
+    /// Whether `epoll` reported the socket readable since the last wait; for an idle pooled connection that
+    /// means the server closed it or sent something unsolicited.
+    var mayBeReadable: Bool { state.withLock { $0.readable } }
+
+    /// Forgets a readable edge whose bytes were already consumed (before a connection goes idle).
+    func clearReadable() {
+        state.withLock { $0.readable = false }
+    }
+}

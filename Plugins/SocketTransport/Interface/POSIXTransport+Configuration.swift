@@ -1,0 +1,27 @@
+extension POSIXTransport {
+    /// Settings for a ``POSIXTransport``.
+    public struct Configuration: Sendable {
+        /// How many event-loop threads watch the sockets. Default 1: the loop only dispatches readiness (the I/O
+        /// runs on the requesting tasks), so one thread serves thousands of connections.
+        public var loopCount: Int
+        /// The most connections open at once to one scheme, host, port and TLS options; further requests wait
+        /// for one to come free. Default 8. (ASIHTTPRequest had no limit; a cap protects servers and sockets.
+        /// Note that a response body you do not read or discard keeps its connection busy.)
+        public var maxConnectionsPerHost: Int
+        /// How long an idle connection stays in the pool, overriding
+        /// ``RequestOptions/persistentConnectionTimeout`` when set. A server's `Keep-Alive: timeout=` wins over
+        /// both. Default `nil`.
+        public var idleTimeout: Duration?
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - loopCount: Event-loop threads, at least 1.
+        ///   - maxConnectionsPerHost: The per-host connection limit, at least 1.
+        ///   - idleTimeout: The idle lifetime of pooled connections, or `nil` to use the request's option.
+        public init(loopCount: Int = 1, maxConnectionsPerHost: Int = 8, idleTimeout: Duration? = nil) {
+            self.loopCount = loopCount
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.idleTimeout = idleTimeout
+        }
+    }
+}

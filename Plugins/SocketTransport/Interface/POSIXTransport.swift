@@ -1,0 +1,70 @@
+public import HTTPCore
+
+/// The default ``Transport``: HTTP/1.1 over non-blocking POSIX sockets driven by `epoll`, TLS through OpenSSL,
+/// with a keep-alive connection pool.
+///
+/// ```swift
+/// let client = Client(transport: .posix())
+/// ```
+///
+/// ## Threads
+/// A small fixed number of event-loop threads (``Configuration/loopCount``) watch every socket, so a thousand
+/// open connections do not mean a thousand threads; up to two more threads run `getaddrinfo`. They start with
+/// the first request and stop on ``shutdown()`` or when the last copy of the transport (and the last response
+/// body still reading from a connection) is gone. Requests do their socket and TLS calls on their own task's
+/// thread and hop to the loop only to wait for readiness.
+///
+/// ## Connections
+/// Connections are pooled per scheme, host, port and ``TLSOptions`` (so a connection made without certificate
+/// validation is never handed to a request that validates). A response ends its connection's turn: it goes
+/// back to the pool when the server allows keep-alive (`Connection`, HTTP/1.0 `keep-alive`, `Keep-Alive: max`
+/// above 5, as ASIHTTPRequest decided) and ``Request/usesPersistentConnection`` is true; otherwise it is closed,
+/// and the request carried `Connection: close`. An idle connection expires after the server's
+/// `Keep-Alive: timeout=`, else ``Configuration/idleTimeout``, else ``RequestOptions/persistentConnectionTimeout``;
+/// expired connections are closed when the next request starts. A request on a reused connection that the
+/// server had already closed is sent again, once, on a new connection when it is idempotent.
+///
+/// ## Signals
+/// Writes use `MSG_NOSIGNAL` (TLS through a socket BIO that does the same), so a closed peer never raises
+/// `SIGPIPE` and the process's signal handling is left alone.
+public struct POSIXTransport: Transport {
+    /// The transport's settings.
+    public let configuration: Configuration
+    let core: TransportCore
+
+    /// Creates a transport; no thread starts until the first request.
+    /// - Parameter configuration: The settings; the defaults suit most clients.
+    public init(configuration: Configuration = Configuration()) {
+        precondition(configuration.loopCount >= 1, "POSIXTransport needs at least one event loop")
+        precondition(configuration.maxConnectionsPerHost >= 1, "maxConnectionsPerHost must be at least 1")
+        self.configuration = configuration
+        core = TransportCore(configuration: configuration)
+    }
+
+    /// Sends a request and returns once the response head has arrived; the body streams from the connection.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: Progress sink, bandwidth limiter and logger.
+    /// - Returns: The response.
+    /// - Throws: ``ClientError`` (`invalidRequest`, `nameResolutionFailed`, `connectFailed`, `timedOut`,
+    ///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `storageFailed`,
+    ///   `invalidConfiguration`) or `CancellationError`.
+    public func send(_ request: Request, context: RequestContext) async throws -> Response {
+        try await core.send(request, context: context)
+    }
+
+    /// Closes idle connections, fails requests still waiting, and stops the transport's threads. Idempotent;
+    /// requests sent afterwards fail with ``ClientError/Code/connectFailed``.
+    public func shutdown() async throws {
+        core.shutDown()
+    }
+}
+
+extension Transport where Self == POSIXTransport {
+    /// The POSIX sockets transport.
+    /// - Parameter configuration: Its settings.
+    /// - Returns: A new transport with its own threads and connection pool.
+    public static func posix(_ configuration: POSIXTransport.Configuration = .init()) -> POSIXTransport {
+        POSIXTransport(configuration: configuration)
+    }
+}

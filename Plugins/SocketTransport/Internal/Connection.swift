@@ -1,0 +1,211 @@
+import HTTPCore
+import Synchronization
+
+/// One HTTP/1.1 connection: a connected non-blocking socket, its TLS session, its response parser and its read
+/// buffer.
+///
+/// A connection has exactly one owner at a time: the pool (under the pool's lock), the request that is
+/// sending on it, or the response body that is reading from it. Ownership moves with the object; nobody keeps
+/// a second reference that does I/O. That is why it can be `@unchecked Sendable` without a lock of its own.
+///
+/// I/O happens on the owner's thread. Only when a call would block does the owner wait on ``handle``, and the
+/// event loop resumes it: one thread hop per wait.
+final class Connection: @unchecked Sendable {  // exclusive ownership, see above
+    private static let ids = Atomic<UInt64>(0)
+    private static let initialBufferSize = 16 * 1024
+    private static let maxBufferSize = 256 * 1024
+
+    /// Unique in the process; returned as `Response.connectionID`.
+    let id: UInt64
+    /// The pool key: scheme, host, port and TLS options.
+    let key: PoolKey
+    /// The socket.
+    let fd: Int32
+    /// Its registration with the event loop.
+    let handle: IOHandle
+    /// The TLS session for `https`, set once the handshake starts.
+    private(set) var tls: TLSSession?
+    /// The response parser; its state carries over between requests on the connection.
+    var parser = HTTP1ResponseParser()
+    /// A reused array for the parser's events.
+    var events: [HTTP1Event] = []
+    /// The inactivity timeout for every wait of the current exchange (``NanoTime``; `never` for none).
+    var inactivityTimeout = NanoTime.never
+    /// When the connection stops being reusable while idle in the pool.
+    var idleDeadline: UInt64 = 0
+    /// How many requests were sent on it.
+    var requestCount = 0
+    /// Whether the peer closed its side.
+    private(set) var sawEndOfStream = false
+    private(set) var isClosed = false
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var growBuffer = false
+
+    /// Wraps a connected socket.
+    /// - Parameters:
+    ///   - fd: The connected socket, already registered.
+    ///   - handle: Its registration.
+    ///   - key: The pool key it serves.
+    init(fd: Int32, handle: IOHandle, key: PoolKey) {
+        id = Self.ids.add(1, ordering: .relaxed).newValue
+        self.fd = fd
+        self.handle = handle
+        self.key = key
+        buffer = .allocate(byteCount: Self.initialBufferSize, alignment: 16)
+    }
+
+    deinit {
+        close()
+        buffer.deallocate()
+    }
+
+    /// Runs the TLS handshake.
+    /// - Parameters:
+    ///   - context: The TLS context for the connection's options.
+    ///   - host: The host name for SNI and certificate checks.
+    ///   - port: The port, for the session cache key.
+    ///   - deadline: The connect deadline.
+    /// - Throws: ``ClientError`` (`certificateInvalid`, `tlsHandshakeFailed`, `timedOut`) or `CancellationError`.
+    func startTLS(context: TLSContext, host: String, port: Int, deadline: UInt64) async throws {
+        let session = try TLSSession(context: context, fd: fd, host: host, port: port)
+        tls = session
+        while true {
+            switch session.handshake() {
+            case .bytes: return
+            case .wouldBlock(let interest): try await wait(for: interest, until: deadline, connecting: true)
+            case .failed(let error): throw error
+            case .endOfStream: throw ClientError(.tlsHandshakeFailed, stage: .transport, message: "Connection closed")
+            }
+        }
+    }
+
+    /// Reads what has arrived, waiting when nothing has. Read the bytes with ``received(_:)``.
+    /// - Parameter limit: The most bytes to read (the bandwidth allowance), at least 1.
+    /// - Returns: How many bytes are in the buffer; 0 when the peer closed.
+    /// - Throws: ``ClientError`` or `CancellationError`.
+    func read(upTo limit: Int = .max) async throws -> Int {
+        if growBuffer {
+            growBuffer = false
+            let size = min(buffer.count * 2, Self.maxBufferSize)
+            buffer.deallocate()
+            buffer = .allocate(byteCount: size, alignment: 16)
+        }
+        let count = min(limit, buffer.count)
+        while true {
+            let result = tls?.read(into: buffer.baseAddress!, count: count)
+                ?? Socket.receive(fd, buffer.baseAddress!, count)
+            switch result {
+            case .bytes(let read):
+                if read == buffer.count && buffer.count < Self.maxBufferSize { growBuffer = true }
+                return read
+            case .endOfStream:
+                sawEndOfStream = true
+                return 0
+            case .wouldBlock(let interest):
+                try await wait(for: interest, until: NanoTime.deadline(after: inactivityTimeout), connecting: false)
+            case .failed(let error):
+                throw error
+            }
+        }
+    }
+
+    /// The first `count` bytes of the buffer, valid until the next read.
+    func received(_ count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: buffer[..<count])
+    }
+
+    /// The size of the next read, for asking a bandwidth limiter.
+    var readSize: Int { buffer.count }
+
+    /// Feeds `count` received bytes (0 for the end of stream) to the parser; the events land in ``events``.
+    /// - Throws: ``ClientError`` from the parser.
+    func parse(_ count: Int) throws {
+        events.removeAll(keepingCapacity: true)
+        if count == 0 {
+            try parser.feedEOF(into: &events)
+        } else {
+            try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &events)
+        }
+    }
+
+    /// Writes all of `bytes[range]`, waiting whenever the socket is full.
+    /// - Throws: ``ClientError`` or `CancellationError`.
+    func write(_ bytes: [UInt8], range: Range<Int>? = nil) async throws {
+        let range = range ?? bytes.indices
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let result = bytes.withUnsafeBytes { raw in send(raw.baseAddress! + offset, range.upperBound - offset) }
+            offset += try await progress(of: result)
+        }
+    }
+
+    /// Writes `count` bytes at `bytes`, which must stay valid until the call returns.
+    /// - Throws: ``ClientError`` or `CancellationError`.
+    func write(_ bytes: UnsafeRawPointer, count: Int) async throws {
+        var offset = 0
+        while offset < count {
+            offset += try await progress(of: send(bytes + offset, count - offset))
+        }
+    }
+
+    /// Whether the connection can carry another request now: open, not at end of stream, the parser between
+    /// messages with nothing extra buffered, and no pending TLS bytes.
+    var isReusable: Bool {
+        !isClosed && !sawEndOfStream && parser.isIdle && !parser.hasBufferedBytes && !handle.hasFailed
+            && !(tls?.hasPendingBytes ?? false)
+    }
+
+    /// Checks an idle connection before reuse: not expired, and the server neither closed it nor sent anything.
+    /// - Parameter now: The current ``NanoTime``.
+    /// - Returns: Whether to reuse it.
+    func isUsable(now: UInt64) -> Bool {
+        guard !isClosed, idleDeadline > now, !handle.hasFailed else { return false }
+        guard handle.mayBeReadable else { return true }
+        handle.clearReadable()
+        return Socket.isQuiet(fd)
+    }
+
+    /// Saves the TLS session for resumption (once), when the connection uses TLS.
+    func saveTLSSession() {
+        tls?.saveSessionIfResumable()
+    }
+
+    /// Closes the socket (sending TLS `close_notify` first); idempotent.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if !sawEndOfStream && !handle.hasFailed { tls?.sendCloseNotify() }
+        handle.loop.unregister(handle)
+        Socket.close(fd)
+    }
+
+    private func send(_ bytes: UnsafeRawPointer, _ count: Int) -> IOResult {
+        tls?.write(bytes, count: count) ?? Socket.send(fd, bytes, count)
+    }
+
+    /// Bytes written by `result`, after waiting when it would block.
+    private func progress(of result: IOResult) async throws -> Int {
+        switch result {
+        case .bytes(let written):
+            return written
+        case .wouldBlock(let interest):
+            try await wait(for: interest, until: NanoTime.deadline(after: inactivityTimeout), connecting: false)
+            return 0
+        case .failed(let error):
+            throw error
+        case .endOfStream:
+            throw ClientError(.connectFailed, stage: .transport, message: "The server closed the connection")
+        }
+    }
+
+    private func wait(for interest: IOHandle.Interest, until deadline: UInt64, connecting: Bool) async throws {
+        do {
+            try await handle.wait(for: interest, until: deadline)
+        } catch is IOHandle.TimedOut {
+            throw connecting
+                ? ClientError(.timedOut, stage: .transport, message: "The TLS handshake with \(key) timed out")
+                : ClientError(.timedOut, stage: .transport,
+                              message: "Nothing was sent or received for \(NanoTime.describe(inactivityTimeout))")
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import HTTPCore
+import Synchronization
+
+/// A response body read from its connection on demand: one socket read per ``next()`` when nothing is buffered,
+/// so the transport is never more than one read buffer ahead of the consumer.
+///
+/// At the end of the body the connection goes back to the pool (or is closed); on an error, cancellation,
+/// ``discard()`` of a large remainder, or when the body is dropped unread, it is closed.
+final class ConnectionBodySource: ResponseBodySource {
+    private struct State {
+        var chunks: [[UInt8]]
+        var index = 0
+        /// The connection while it is idle between reads; `nil` while a read runs or after the end.
+        var connection: Connection?
+        /// The handle of the connection a read is running on, so ``discard()`` can interrupt it.
+        var reading: IOHandle?
+        var progress: ProgressCounter
+        var finished = false
+        var discarded = false
+        var failure: (any Error)?
+    }
+
+    private enum Step {
+        case chunk([UInt8])
+        case end
+        case fail(any Error)
+        case read(Connection)
+    }
+
+    /// Bodies with at most this much left are read to the end on ``discard()`` to keep the connection.
+    private static let drainLimit: Int64 = 64 * 1024
+
+    private let core: TransportCore
+    private let reuse: ReusePolicy
+    private let state: Mutex<State>
+
+    init(core: TransportCore, connection: Connection, chunks: [[UInt8]], reuse: ReusePolicy, progress: ProgressCounter) {
+        self.core = core
+        self.reuse = reuse
+        state = Mutex(State(chunks: chunks, connection: connection, progress: progress))
+    }
+
+    deinit {
+        let (connection, logger) = state.withLock { ($0.connection.take(), $0.progress.context.logger) }
+        if let connection { core.checkIn(connection, reuse: false, reason: "body dropped unread", logger: logger) }
+    }
+
+    func next() async throws -> [UInt8]? {
+        let step = state.withLock { state -> Step in
+            if state.index < state.chunks.count {
+                let chunk = state.chunks[state.index]
+                state.index += 1
+                if state.index == state.chunks.count {
+                    state.chunks.removeAll(keepingCapacity: true)
+                    state.index = 0
+                }
+                return .chunk(chunk)
+            }
+            if let failure = state.failure { return .fail(failure) }
+            guard !state.finished, !state.discarded, let connection = state.connection.take() else { return .end }
+            state.reading = connection.handle
+            return .read(connection)
+        }
+        switch step {
+        case .chunk(let chunk): return chunk
+        case .end: return nil
+        case .fail(let error): throw error
+        case .read(let connection): return try await read(from: connection)
+        }
+    }
+
+    func discard() async {
+        let connection = state.withLock { state -> Connection? in
+            state.chunks = []
+            state.index = 0
+            guard !state.discarded else { return nil }
+            state.discarded = true
+            state.reading?.fail(ClientError(.connectFailed, stage: .transport, message: "The body was discarded"))
+            return state.connection.take()
+        }
+        guard let connection else { return }
+        let (remaining, logger) = state.withLock { state in
+            (state.progress.expected.map { $0 - state.progress.completed }, state.progress.context.logger)
+        }
+        guard reuse.keepAlive, let remaining, remaining <= Self.drainLimit else {
+            core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
+            return
+        }
+        do {
+            while true {
+                let count = try await connection.read()
+                try connection.parse(count)
+                let ended = connection.events.contains { if case .end = $0 { true } else { false } }
+                connection.events.removeAll(keepingCapacity: true)
+                if ended { break }
+            }
+            core.finish(connection, reuse: reuse, logger: logger)
+        } catch {
+            core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
+        }
+    }
+
+    /// Reads until at least one chunk or the end arrives.
+    private func read(from connection: Connection) async throws -> [UInt8]? {
+        let (limiter, logger) = state.withLock { ($0.progress.context.bandwidth, $0.progress.context.logger) }
+        var received: [[UInt8]] = []
+        var ended = false
+        do {
+            try Task.checkCancellation()
+            while received.isEmpty && !ended {
+                var limit = connection.readSize
+                if let limiter {
+                    limit = max(1, min(limit, try await limiter.allowance(for: limit, direction: .download)))
+                }
+                let count = try await connection.read(upTo: limit)
+                try connection.parse(count)
+                for event in connection.events {
+                    switch event {
+                    case .body(let bytes): received.append(bytes)
+                    case .end: ended = true
+                    case .head: throw ClientError(.protocolViolation, stage: .transport, message: "Unexpected head")
+                    }
+                }
+                connection.events.removeAll(keepingCapacity: true)
+            }
+        } catch {
+            let discarded = state.withLock { state -> Bool in
+                state.reading = nil
+                if !state.discarded { state.failure = error }
+                return state.discarded
+            }
+            core.checkIn(connection, reuse: false, reason: discarded ? "body discarded" : "body failed", logger: logger)
+            if discarded { return nil }
+            throw error
+        }
+
+        let (first, discarded) = state.withLock { state -> ([UInt8]?, Bool) in
+            state.reading = nil
+            for chunk in received { state.progress.add(chunk.count) }
+            if ended {
+                state.finished = true
+            } else if !state.discarded {
+                state.connection = connection
+            }
+            if state.discarded { return (nil, true) }
+            if received.count > 1 { state.chunks.append(contentsOf: received.dropFirst()) }
+            return (received.first, false)
+        }
+        if ended {
+            core.finish(connection, reuse: reuse, logger: logger)
+        } else if discarded {
+            core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
+        }
+        return first
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPCore
+
+/// Opens new connections: name resolution, a non-blocking connect to each address in turn, then the TLS
+/// handshake for `https`, all under one connect deadline.
+struct Connector: Sendable {
+    let loops: EventLoopGroup
+    let resolver: NameResolver
+    let tlsContexts: TLSContextCache
+
+    /// Opens a connection for `key`.
+    /// - Parameters:
+    ///   - key: Scheme, host, port and TLS options.
+    ///   - options: The request's options (connect timeout, inactivity timeout).
+    /// - Returns: A connected (and, for `https`, handshaken) connection.
+    /// - Throws: ``ClientError`` with `nameResolutionFailed`, `connectFailed`, `timedOut`, `tlsHandshakeFailed`,
+    ///   `certificateInvalid` or `invalidConfiguration`; or `CancellationError`.
+    func connect(_ key: PoolKey, options: RequestOptions) async throws -> Connection {
+        let timeout = (options.connectTimeout ?? options.timeout).map(NanoTime.nanoseconds) ?? NanoTime.never
+        let deadline = NanoTime.deadline(after: timeout)
+        let tlsContext = try key.tls.map { try tlsContexts.context(for: $0) }
+        let addresses: [SocketAddress]
+        if let literal = SocketAddress(literal: key.host, port: key.port) {
+            addresses = [literal]
+        } else {
+            addresses = try await resolver.resolve(host: key.host, port: key.port)
+        }
+
+        var lastError: SyscallError?
+        for address in addresses {
+            try Task.checkCancellation()
+            guard let connection = try await connect(to: address, key: key, deadline: deadline, timeout: timeout,
+                                                     lastError: &lastError)
+            else { continue }
+            if let tlsContext {
+                try await connection.startTLS(context: tlsContext, host: key.host, port: key.port, deadline: deadline)
+            }
+            return connection
+        }
+        throw ClientError(.connectFailed, stage: .transport, message: "Could not connect to \(key)",
+                          underlying: lastError)
+    }
+
+    /// One TCP connect; `nil` (with `lastError` set) when this address refused or could not be reached.
+    private func connect(
+        to address: SocketAddress, key: PoolKey, deadline: UInt64, timeout: UInt64, lastError: inout SyscallError?
+    ) async throws -> Connection? {
+        let fd = try Socket.open(family: address.family)
+        let started = Socket.connect(fd, to: address)
+        guard started == 0 || started == EINPROGRESS else {
+            Socket.close(fd)
+            lastError = SyscallError(errno: started, operation: "connect")
+            return nil
+        }
+        let handle: IOHandle
+        do {
+            handle = try loops.next().register(fd)
+        } catch {
+            Socket.close(fd)
+            throw error
+        }
+        let connection = Connection(fd: fd, handle: handle, key: key)
+        if started == EINPROGRESS {
+            do {
+                try await handle.wait(for: .write, until: deadline)
+            } catch is IOHandle.TimedOut {
+                throw ClientError(.timedOut, stage: .transport,
+                                  message: "Could not connect to \(key) within \(NanoTime.describe(timeout))")
+            }
+            let result = Socket.pendingError(fd)
+            guard result == 0 else {
+                lastError = SyscallError(errno: result, operation: "connect")
+                return nil
+            }
+        }
+        return connection
+    }
+}

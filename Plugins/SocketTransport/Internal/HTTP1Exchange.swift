@@ -1,0 +1,85 @@
+import HTTPCore
+import Logging
+
+/// One request and response head on one connection.
+///
+/// Writes the request, reads until the final head (1xx interim heads are skipped) and returns the response.
+/// When the whole body came with the head (the usual case for small responses) the connection goes back to the
+/// pool before the caller sees the response; otherwise the body source takes the connection over. Until
+/// ``run()`` returns, the caller owns the connection and closes it on a throw.
+struct HTTP1Exchange {
+    let core: TransportCore
+    let plan: ExchangePlan
+    let connection: Connection
+    let context: RequestContext
+
+    /// Sends the request and reads the response head.
+    /// - Returns: The response; its body streams from the connection.
+    /// - Throws: ``ClientError`` or `CancellationError`; the connection is then the caller's to close.
+    func run() async throws -> Response {
+        connection.inactivityTimeout = plan.timeout
+        connection.parser.expectResponse(toMethod: plan.request.method)
+        connection.requestCount += 1
+        var writer = RequestWriter(plan: plan, connection: connection, context: context)
+        try await writer.write()
+
+        var head: HTTP1ResponseHead?
+        var chunks: [[UInt8]] = []
+        var ended = false
+        while head == nil {
+            let count = try await connection.read()
+            try connection.parse(count)
+            for event in connection.events {
+                switch event {
+                case .head(let interim) where interim.isInformational: continue
+                case .head(let final): head = final
+                case .body(let bytes): chunks.append(bytes)
+                case .end: ended = true
+                }
+            }
+            connection.events.removeAll(keepingCapacity: true)
+        }
+        guard let head else { preconditionFailure("the loop ends with a head") }
+
+        let expected: Int64? = switch head.framing {
+        case .none: 0
+        case .contentLength(let length): length
+        case .chunked, .closeDelimited: nil
+        }
+        var progress = ProgressCounter(context: context, direction: .download, expected: expected)
+        for chunk in chunks { progress.add(chunk.count) }
+        let reuse = ReusePolicy(
+            keepAlive: head.keepAlive && plan.persistent,
+            idleTimeout: head.keepAliveTimeout.map { UInt64(max(0, $0)) &* 1_000_000_000 } ?? plan.idleTimeout)
+
+        let source: any ResponseBodySource
+        if ended {
+            core.finish(connection, reuse: reuse, logger: context.logger)
+            source = BufferedBodySource(chunks)
+        } else {
+            source = ConnectionBodySource(core: core, connection: connection, chunks: chunks, reuse: reuse,
+                                          progress: progress)
+        }
+        return Response(status: head.status, version: head.version, headerFields: head.fields,
+                        body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id)
+    }
+}
+
+/// Whether a connection may go back to the pool after its response, and for how long.
+struct ReusePolicy: Sendable {
+    /// The server allows reuse (`Connection`, `Keep-Alive` max, version) and the request wants it.
+    var keepAlive: Bool
+    /// How long it may wait idle (the server's `Keep-Alive: timeout=` or the configured/request timeout).
+    var idleTimeout: UInt64
+}
+
+extension TransportCore {
+    /// Ends an exchange whose response is complete: back to the pool when the policy and the connection's state
+    /// allow it, otherwise closed.
+    func finish(_ connection: Connection, reuse policy: ReusePolicy, logger: Logger) {
+        connection.saveTLSSession()
+        let reuse = policy.keepAlive && connection.isReusable
+        if reuse { connection.idleDeadline = NanoTime.deadline(after: policy.idleTimeout) }
+        checkIn(connection, reuse: reuse, reason: policy.keepAlive ? "not reusable" : "no keep-alive", logger: logger)
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPCore
+
+/// Sends a request head and body on a connection, in constant memory, reporting upload progress and asking the
+/// bandwidth limiter before each body write.
+struct RequestWriter {
+    /// Pieces of a body are written (and reported) this big at most.
+    static let pieceSize = 64 * 1024
+
+    let plan: ExchangePlan
+    let connection: Connection
+    let context: RequestContext
+    private var progress: ProgressCounter
+
+    init(plan: ExchangePlan, connection: Connection, context: RequestContext) {
+        self.plan = plan
+        self.connection = connection
+        self.context = context
+        progress = ProgressCounter(context: context, direction: .upload, expected: plan.request.body?.length)
+    }
+
+    /// Writes the whole request.
+    /// - Throws: ``ClientError`` (`connectFailed`, `timedOut`, `storageFailed`, `invalidRequest`) or
+    ///   `CancellationError`.
+    mutating func write() async throws {
+        guard let body = plan.request.body else {
+            try await connection.write(plan.head)
+            return
+        }
+        switch body.content {
+        case .bytes(let bytes) where bytes.count <= Self.pieceSize && context.bandwidth == nil:
+            // One send for head and body: one syscall, one TCP segment for small requests.
+            var message = plan.head
+            message.append(contentsOf: bytes)
+            try await connection.write(message)
+            progress.add(bytes.count)
+        case .bytes(let bytes):
+            try await connection.write(plan.head)
+            try await writePieces(of: bytes, chunked: false)
+        case .file(let path, let length):
+            try await connection.write(plan.head)
+            try await writeFile(path, length: length)
+        case .stream:
+            try await connection.write(plan.head)
+            try await writeStream(body)
+        }
+    }
+
+    private mutating func allowance(_ wanted: Int) async throws -> Int {
+        guard let limiter = context.bandwidth else { return wanted }
+        return max(1, min(wanted, try await limiter.allowance(for: wanted, direction: .upload)))
+    }
+
+    private mutating func writePieces(of bytes: [UInt8], chunked: Bool) async throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = try await allowance(min(Self.pieceSize, bytes.count - offset))
+            if chunked {
+                try await connection.write(HTTP1RequestSerializer.chunkPrefix(count: count))
+                try await connection.write(bytes, range: offset..<offset + count)
+                try await connection.write(HTTP1RequestSerializer.chunkSuffix)
+            } else {
+                try await connection.write(bytes, range: offset..<offset + count)
+            }
+            offset += count
+            progress.add(count)
+        }
+    }
+
+    private mutating func writeStream(_ body: RequestBody) async throws {
+        let chunked = plan.framing == .chunked
+        var sent: Int64 = 0
+        var chunks = body.makeChunks().makeAsyncIterator()
+        while true {
+            let chunk: [UInt8]?
+            do {
+                chunk = try await chunks.next()
+            } catch let error as ClientError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw ClientError(.storageFailed, stage: .transport, message: "The request body stream failed",
+                                  underlying: error)
+            }
+            guard let chunk else { break }
+            if let length = body.length, sent + Int64(chunk.count) > length {
+                throw ClientError(.invalidRequest, stage: .transport,
+                                  message: "The body stream yielded more than its declared \(length) bytes")
+            }
+            try await writePieces(of: chunk, chunked: chunked)
+            sent += Int64(chunk.count)
+        }
+        if chunked {
+            try await connection.write(HTTP1RequestSerializer.lastChunk)
+        } else if let length = body.length, sent != length {
+            throw ClientError(.invalidRequest, stage: .transport,
+                              message: "The body stream yielded \(sent) of its declared \(length) bytes")
+        }
+    }
+
+    private mutating func writeFile(_ path: String, length: Int64) async throws {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else {
+            throw ClientError(.storageFailed, stage: .transport, message: "Cannot open \(path)",
+                              underlying: SyscallError.last("open"))
+        }
+        defer { _ = Glibc.close(file) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < length {
+            let wanted = try await allowance(Int(min(Int64(Self.pieceSize), length - offset)))
+            var count = 0
+            while count < wanted {
+                let read = pread(file, buffer.baseAddress! + count, wanted - count, off_t(offset) + off_t(count))
+                if read > 0 {
+                    count += read
+                } else if read == 0 {
+                    throw ClientError(.storageFailed, stage: .transport,
+                                      message: "\(path) became shorter while it was being sent")
+                } else if errno != EINTR {
+                    throw ClientError(.storageFailed, stage: .transport, message: "Cannot read \(path)",
+                                      underlying: SyscallError.last("pread"))
+                }
+            }
+            try await connection.write(buffer.baseAddress!, count: count)
+            offset += Int64(count)
+            progress.add(count)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import HTTPCore
+import Logging
+import Synchronization
+
+/// The shared state behind every copy of a ``POSIXTransport``: event loops, resolver, TLS contexts and the pool.
+///
+/// It lives as long as a transport value or a response body that still reads from a connection refers to it;
+/// when the last reference goes, the loops and resolver threads stop and idle connections close.
+final class TransportCore: Sendable {
+    let configuration: POSIXTransport.Configuration
+    let loops: EventLoopGroup
+    let resolver = NameResolver()
+    let tlsContexts = TLSContextCache()
+    let pool: ConnectionPool
+    private let isShutDown = Atomic<Bool>(false)
+
+    init(configuration: POSIXTransport.Configuration) {
+        self.configuration = configuration
+        loops = EventLoopGroup(count: configuration.loopCount)
+        pool = ConnectionPool(maxPerHost: configuration.maxConnectionsPerHost)
+    }
+
+    deinit {
+        shutDown()
+    }
+
+    var connector: Connector {
+        Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts)
+    }
+
+    /// Closes idle connections, fails waiters and in-flight waits, and stops the threads. Idempotent.
+    func shutDown() {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        pool.shutDown()
+        resolver.shutDown()
+        loops.shutDown()
+        tlsContexts.removeAll()
+    }
+
+    /// Sends one request, retrying once on a new connection when a reused one turns out to be closed and the
+    /// request is idempotent.
+    func send(_ request: Request, context: RequestContext) async throws -> Response {
+        try Task.checkCancellation()
+        let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)
+        var forceNew = false
+        while true {
+            let (connection, reused) = try await checkOut(plan, forceNew: forceNew, logger: context.logger)
+            do {
+                return try await HTTP1Exchange(core: self, plan: plan, connection: connection, context: context).run()
+            } catch {
+                let stale = reused && !connection.parser.receivedResponseBytes
+                    && (error as? ClientError)?.code == .connectFailed
+                checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed", logger: context.logger)
+                guard stale && !forceNew && request.isIdempotent else { throw error }
+                context.logger.debug("Reused connection was closed by the server; retrying on a new connection",
+                                     metadata: ["connection": "\(connection.id)"])
+                forceNew = true
+            }
+        }
+    }
+
+    /// Returns a connection to the pool or closes it.
+    func checkIn(_ connection: Connection, reuse: Bool, reason: @autoclosure () -> String, logger: Logger) {
+        if reuse {
+            logger.trace("Connection idle in the pool", metadata: ["connection": "\(connection.id)"])
+        } else {
+            logger.debug("Closing connection", metadata: ["connection": "\(connection.id)", "reason": "\(reason())"])
+        }
+        pool.checkIn(connection, reuse: reuse)
+    }
+
+    private func checkOut(
+        _ plan: ExchangePlan, forceNew: Bool, logger: Logger
+    ) async throws -> (Connection, reused: Bool) {
+        switch try await pool.checkOut(plan.key, forceNew: forceNew, logger: logger) {
+        case .reuse(let connection):
+            logger.trace("Reusing connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
+            return (connection, true)
+        case .create:
+            do {
+                let connection = try await connector.connect(plan.key, options: plan.request.options)
+                logger.debug("Opened connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
+                return (connection, false)
+            } catch {
+                pool.releaseSlot(plan.key)
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import COpenSSL
+import HTTPCore
+import Synchronization
+
+/// One OpenSSL client context (`SSL_CTX`) for one set of ``TLSOptions``, plus the sessions saved for resumption.
+///
+/// Settings: TLS 1.2 or later, ALPN `http/1.1`, no compression, an unexpected EOF reported as a normal end of
+/// stream (the HTTP framing decides whether the body was complete), and, when validating, peer verification
+/// against the system store (`SSL_CTX_set_default_verify_paths`) or ``TLSOptions/trustedCAFile``.
+final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after init; sessions sit behind a Mutex
+    /// The `SSL_CTX*`.
+    let context: OpaquePointer
+    /// Whether the chain and host name are checked.
+    let validatesCertificate: Bool
+    /// The identity's password, kept for OpenSSL's default password callback.
+    private let password: UnsafeMutablePointer<CChar>?
+    private let sessions = Mutex<[String: SavedSession]>([:])
+    private static let maxSessions = 256
+
+    /// Builds the context.
+    /// - Parameter options: The TLS options it serves.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` when the CA file or the client
+    ///   identity cannot be loaded.
+    init(options: TLSOptions) throws {
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            throw ClientError(.internalError, stage: .transport, message: "Cannot create a TLS context",
+                              underlying: OpenSSLError.drain())
+        }
+        self.context = context
+        validatesCertificate = options.validatesCertificate
+        password = options.clientIdentity?.password.flatMap { strdup($0) }
+
+        _ = c_openssl_ctx_set_min_proto_version(context, TLS1_2_VERSION)
+        _ = SSL_CTX_set_options(context, c_openssl_op_ignore_unexpected_eof() | c_openssl_op_no_compression())
+        _ = c_openssl_ctx_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
+        _ = SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count))
+
+        if options.validatesCertificate {
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+            if let file = options.trustedCAFile {
+                guard SSL_CTX_load_verify_locations(context, file, nil) == 1 else {
+                    throw Self.configurationError("Cannot load the trusted CA file \(file)")
+                }
+            } else if SSL_CTX_set_default_verify_paths(context) != 1 {
+                throw Self.configurationError("Cannot load the system CA store")
+            }
+        } else {
+            SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        }
+        if let identity = options.clientIdentity {
+            try loadIdentity(identity)
+        }
+        ERR_clear_error()
+    }
+
+    deinit {
+        SSL_CTX_free(context)
+        if let password {
+            memset(password, 0, strlen(password))
+            free(password)
+        }
+    }
+
+    /// The saved session for `key` (`host:port`), if any.
+    func savedSession(for key: String) -> SavedSession? {
+        sessions.withLock { $0[key] }
+    }
+
+    /// Saves a session for later connections to `key`, replacing an older one.
+    func save(_ session: SavedSession, for key: String) {
+        sessions.withLock { sessions in
+            if sessions.count >= Self.maxSessions && sessions[key] == nil, let victim = sessions.keys.first {
+                sessions[victim] = nil
+            }
+            sessions[key] = session
+        }
+    }
+
+    private func loadIdentity(_ identity: ClientIdentity) throws {
+        SSL_CTX_set_default_passwd_cb_userdata(context, password)
+        switch identity.source {
+        case .pem(let certificatePath, let privateKeyPath):
+            guard SSL_CTX_use_certificate_chain_file(context, certificatePath) == 1 else {
+                throw Self.configurationError("Cannot load the client certificate \(certificatePath)")
+            }
+            guard SSL_CTX_use_PrivateKey_file(context, privateKeyPath, SSL_FILETYPE_PEM) == 1 else {
+                throw Self.configurationError("Cannot load the client private key \(privateKeyPath)")
+            }
+        case .pkcs12(let path):
+            try loadPKCS12(path)
+        }
+        guard SSL_CTX_check_private_key(context) == 1 else {
+            throw Self.configurationError("The client private key does not match the certificate")
+        }
+    }
+
+    private func loadPKCS12(_ path: String) throws {
+        guard let file = fopen(path, "rb") else {
+            throw ClientError(.invalidConfiguration, stage: .transport, message: "Cannot open the PKCS#12 file \(path)",
+                              underlying: SyscallError.last("fopen"))
+        }
+        let bundle = d2i_PKCS12_fp(file, nil)
+        fclose(file)
+        guard let bundle else { throw Self.configurationError("Cannot read the PKCS#12 file \(path)") }
+        defer { PKCS12_free(bundle) }
+        var key: OpaquePointer?
+        var certificate: OpaquePointer?
+        var chain: OpaquePointer?
+        guard PKCS12_parse(bundle, password, &key, &certificate, &chain) == 1 else {
+            throw Self.configurationError("Cannot open the PKCS#12 file \(path) (wrong password?)")
+        }
+        defer {
+            EVP_PKEY_free(key)
+            X509_free(certificate)
+            if let chain { c_openssl_sk_x509_pop_free(chain) }
+        }
+        guard SSL_CTX_use_certificate(context, certificate) == 1, SSL_CTX_use_PrivateKey(context, key) == 1 else {
+            throw Self.configurationError("Cannot use the identity in \(path)")
+        }
+        if let chain {
+            for index in 0..<c_openssl_sk_x509_num(chain) {
+                _ = c_openssl_ctx_add1_chain_cert(context, c_openssl_sk_x509_value(chain, index))
+            }
+        }
+    }
+
+    private static func configurationError(_ message: String) -> ClientError {
+        ClientError(.invalidConfiguration, stage: .transport, message: message, underlying: OpenSSLError.drain())
+    }
+}
+
+/// An `SSL_SESSION` kept for resumption; OpenSSL reference-counts it and it is never changed after saving.
+final class SavedSession: @unchecked Sendable {  // immutable; SSL_SESSION's refcount is atomic
+    let session: OpaquePointer
+
+    init(_ session: OpaquePointer) {
+        self.session = session
+    }
+
+    deinit {
+        SSL_SESSION_free(session)
+    }
+}
+
+/// The ``TLSContext`` for each distinct ``TLSOptions``, made on first use and kept for the transport's life.
+final class TLSContextCache: Sendable {
+    private let contexts = Mutex<[TLSOptions: TLSContext]>([:])
+
+    /// The context for `options`, made now if needed.
+    /// - Throws: As ``TLSContext/init(options:)``.
+    func context(for options: TLSOptions) throws -> TLSContext {
+        try contexts.withLock { contexts in
+            if let context = contexts[options] { return context }
+            let context = try TLSContext(options: options)
+            contexts[options] = context
+            return context
+        }
+    }
+
+    /// Drops every context (connections keep theirs alive until they close).
+    func removeAll() {
+        let old = contexts.withLock { contexts -> [TLSOptions: TLSContext] in
+            defer { contexts = [:] }
+            return contexts
+        }
+        _ = old
+    }
+}

@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import COpenSSL
+import HTTPCore
+
+/// The no-SIGPIPE socket BIO method, made once for the process.
+private enum SocketBIO {
+    nonisolated(unsafe) static let method: OpaquePointer? = c_openssl_make_socket_bio_method()
+}
+
+/// One client TLS connection (`SSL*`) over a non-blocking socket, driven by ``Connection``.
+///
+/// The socket BIO sends with `MSG_NOSIGNAL`, so no TLS write ever raises `SIGPIPE` and the process's signal
+/// disposition is left alone. `WANT_READ`/`WANT_WRITE` come back as ``IOResult/wouldBlock(_:)`` and the
+/// connection waits on its ``IOHandle``. Confined to the connection's current owner, like the socket.
+final class TLSSession {
+    private let ssl: OpaquePointer
+    private let bio: OpaquePointer
+    private let context: TLSContext
+    private let sessionKey: String
+    private let peer: String
+    private var sessionSaved = false
+
+    /// Prepares a client session: SNI for host names, host name or IP checking when validating, and the saved
+    /// session for `host:port` when there is one.
+    /// - Throws: ``ClientError`` when OpenSSL cannot allocate the session.
+    init(context: TLSContext, fd: Int32, host: String, port: Int) throws {
+        guard let method = SocketBIO.method, let ssl = SSL_new(context.context) else {
+            throw ClientError(.internalError, stage: .transport, message: "Cannot create a TLS session",
+                              underlying: OpenSSLError.drain())
+        }
+        guard let bio = c_openssl_new_socket_bio(method, fd) else {
+            SSL_free(ssl)
+            throw ClientError(.internalError, stage: .transport, message: "Cannot create a TLS session",
+                              underlying: OpenSSLError.drain())
+        }
+        SSL_set_bio(ssl, bio, bio)
+        SSL_set_connect_state(ssl)
+        self.ssl = ssl
+        self.bio = bio
+        self.context = context
+        sessionKey = host + ":" + String(port)
+        peer = sessionKey
+        let isIPLiteral = SocketAddress.isLiteral(host)
+        if !isIPLiteral { _ = c_openssl_set_tlsext_host_name(ssl, host) }
+        if context.validatesCertificate {
+            if isIPLiteral {
+                _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+            } else {
+                _ = SSL_set1_host(ssl, host)
+            }
+        }
+        if let saved = context.savedSession(for: sessionKey) {
+            _ = SSL_set_session(ssl, saved.session)
+        }
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    /// Advances the handshake.
+    /// - Returns: `.bytes(1)` when done, `.wouldBlock` to wait, or `.failed` with
+    ///   ``ClientError/Code/certificateInvalid`` or ``ClientError/Code/tlsHandshakeFailed``.
+    func handshake() -> IOResult {
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 { return .bytes(1) }
+        let code = SSL_get_error(ssl, result)
+        switch code {
+        case SSL_ERROR_WANT_READ: return .wouldBlock(.read)
+        case SSL_ERROR_WANT_WRITE: return .wouldBlock(.write)
+        default: break
+        }
+        let verify = SSL_get_verify_result(ssl)
+        if context.validatesCertificate && verify != Int(X509_V_OK) {
+            let reason = String(cString: X509_verify_cert_error_string(verify))
+            return .failed(ClientError(.certificateInvalid, stage: .transport,
+                                       message: "certificate verify failed: \(reason)",
+                                       underlying: OpenSSLError.drain()))
+        }
+        if code == SSL_ERROR_SYSCALL || code == SSL_ERROR_ZERO_RETURN {
+            let errno = c_openssl_socket_bio_last_errno(bio)
+            ERR_clear_error()
+            return .failed(ClientError(
+                .tlsHandshakeFailed, stage: .transport,
+                message: "The connection to \(peer) closed during the TLS handshake",
+                underlying: errno == 0 ? nil : SyscallError(errno: errno, operation: "recv")))
+        }
+        let queue = OpenSSLError.drain()
+        return .failed(ClientError(.tlsHandshakeFailed, stage: .transport,
+                                   message: "TLS handshake with \(peer) failed: \(queue.firstReason ?? "unknown")",
+                                   underlying: queue))
+    }
+
+    /// Reads decrypted bytes.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> IOResult {
+        ERR_clear_error()
+        var read = 0
+        if SSL_read_ex(ssl, buffer, count, &read) == 1 { return .bytes(read) }
+        return failure(of: "read")
+    }
+
+    /// Writes bytes; with partial writes enabled, may write fewer than `count`.
+    func write(_ bytes: UnsafeRawPointer, count: Int) -> IOResult {
+        ERR_clear_error()
+        var written = 0
+        if SSL_write_ex(ssl, bytes, count, &written) == 1 { return .bytes(written) }
+        return failure(of: "send")
+    }
+
+    /// Whether OpenSSL holds decrypted bytes not read yet.
+    var hasPendingBytes: Bool { SSL_pending(ssl) > 0 }
+
+    /// Saves the session for resumption, once per connection, when OpenSSL says it can be resumed. Call it after a
+    /// response was read, so TLS 1.3 tickets (sent after the handshake) have arrived.
+    func saveSessionIfResumable() {
+        guard !sessionSaved else { return }
+        sessionSaved = true
+        guard let session = SSL_get1_session(ssl) else { return }
+        if SSL_SESSION_is_resumable(session) == 1 {
+            context.save(SavedSession(session), for: sessionKey)
+        } else {
+            SSL_SESSION_free(session)
+        }
+    }
+
+    /// Sends `close_notify` once, without waiting for the peer's; errors are ignored.
+    func sendCloseNotify() {
+        ERR_clear_error()
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+    }
+
+    private func failure(of operation: String) -> IOResult {
+        let code = SSL_get_error(ssl, 0)
+        switch code {
+        case SSL_ERROR_WANT_READ:
+            return .wouldBlock(.read)
+        case SSL_ERROR_WANT_WRITE:
+            return .wouldBlock(.write)
+        case SSL_ERROR_ZERO_RETURN:
+            return .endOfStream
+        case SSL_ERROR_SYSCALL:
+            let errno = c_openssl_socket_bio_last_errno(bio)
+            ERR_clear_error()
+            if errno == 0 { return .endOfStream }
+            return .failed(Socket.lost(SyscallError(errno: errno, operation: operation)))
+        default:
+            let queue = OpenSSLError.drain()
+            return .failed(ClientError(.connectFailed, stage: .transport,
+                                       message: "TLS error on the connection to \(peer): \(queue.firstReason ?? "")",
+                                       underlying: queue))
+        }
+    }
+}
