@@ -41,6 +41,26 @@ public struct RequestOptions: Sendable {
     public var persistentConnectionTimeout: Duration
     /// TLS settings for `https` URLs.
     public var tls: TLSOptions
+    /// Receives this request's upload and download progress, in addition to the client's sink
+    /// (ASIHTTPRequest's `uploadProgressDelegate` and `downloadProgressDelegate`). `nil` by default.
+    ///
+    /// The pipeline fills ``ProgressEvent/byteDelta`` and ``ProgressEvent/sizeIncrement`` before the event
+    /// arrives; progress taken back (a body sent again after a redirect or a challenge) arrives as a negative delta.
+    public var progress: (any ProgressSink)?
+    /// Whether `Accept-Encoding` advertises the client's content codecs (`allowCompressedResponse`). Default
+    /// `true`; it has an effect only when the client has a ``ContentCodec``.
+    public var allowsCompressedResponse: Bool
+    /// Whether a compressed response is inflated only once it is complete
+    /// (`shouldWaitToInflateCompressedResponses`). Default `true`: the compressed bytes are kept beside the
+    /// inflated ones, and streamed chunks are handed over compressed. `false` inflates chunks as they arrive and
+    /// discards the compressed bytes.
+    public var inflatesWhenComplete: Bool
+    /// Whether the request body is sent gzip-compressed with `Content-Encoding: gzip` (`shouldCompressRequestBody`).
+    /// Default `false`. Needs a client ``ContentCodec`` for `gzip`; use it only when the server accepts it.
+    public var compressesRequestBody: Bool
+    /// Where to save the response body instead of memory (`downloadDestinationPath` and friends); `nil` keeps it in
+    /// memory. Default `nil`.
+    public var download: DownloadOptions?
 
     /// Creates options with ASIHTTPRequest's defaults; override any of them by name.
     /// - Parameters:
@@ -72,6 +92,11 @@ public struct RequestOptions: Sendable {
         self.persistentConnection = nil
         self.persistentConnectionTimeout = .seconds(60)
         self.tls = TLSOptions()
+        self.progress = nil
+        self.allowsCompressedResponse = true
+        self.inflatesWhenComplete = true
+        self.compressesRequestBody = false
+        self.download = nil
     }
 }
 
