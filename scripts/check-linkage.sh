@@ -76,7 +76,7 @@ try await client.shutdown()
 print("linkage probe ran")
 EOF
 echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport)"
-probe_scratch="$repo/$scratch-linkage"
+case "$scratch" in /*) probe_scratch="$scratch-linkage" ;; *) probe_scratch="$repo/$scratch-linkage" ;; esac
 swift build --package-path "$probe" --scratch-path "$probe_scratch" --product LinkageProbe
 probe_binary="$(swift build --package-path "$probe" --scratch-path "$probe_scratch" --show-bin-path)/LinkageProbe"
 check_binary "LinkageProbe" "$probe_binary"
