@@ -18,7 +18,8 @@ struct RequestPipeline: Sendable {
         try Self.validate(request.url)
         var logger = client.configuration.logger
         logger[metadataKey: "request-id"] = "\(id)"
-        let context = RequestContext(requestID: id, progress: client.progress, logger: logger)
+        let relay = ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
+        let context = RequestContext(requestID: id, progress: relay ?? client.progress, logger: logger)
         let authentication = AuthenticationStage(
             store: client.credentials, handler: client.configuration.authenticationHandler)
         let cache = CacheStage(store: client.cache, maxEntrySize: client.configuration.maxCacheEntrySize)
@@ -50,6 +51,7 @@ struct RequestPipeline: Sendable {
             var hop = current
             try await prepare(&hop, authentication: authentication, authState: &authState, cached: cached)
             let response: Response
+            relay?.beginAttempt(uploadLength: hop.body?.length)
             do {
                 response = try await staged(.transport) { try await send(hop, context: context) }
             } catch let error as ClientError where error.code == .timedOut && retryCount < current.options.retriesOnTimeout {
@@ -60,6 +62,7 @@ struct RequestPipeline: Sendable {
             let head = ResponseHead(status: response.status, version: response.version,
                                     headerFields: response.headerFields, url: hop.url)
             events.receivedHead(head)
+            relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
             logger.debug("response", metadata: ["status": "\(response.status.code)"])
             let cookies = SetCookieParser.cookies(in: response.headerFields, from: hop.url)
             if current.options.usesCookieStore, !cookies.isEmpty {

@@ -9,6 +9,8 @@ public final class RequestHandle: Sendable {
         var callbacks: RequestCallbacks?
         var task: Task<Void, Never>?
         var cancelRequested = false
+        /// Told about a cancel, for a request still waiting in a ``RequestQueue``.
+        var onCancel: (@Sendable () -> Void)?
     }
     private let state: Mutex<State>
 
@@ -25,28 +27,39 @@ public final class RequestHandle: Sendable {
         if cancel { task.cancel() }
     }
 
+    /// Sets what a cancel also tells (the queue holding the request); called at once if already cancelled.
+    func onCancel(_ hook: @escaping @Sendable () -> Void) {
+        let cancelled = state.withLock { state in
+            state.onCancel = hook
+            return state.cancelRequested
+        }
+        if cancelled { hook() }
+    }
+
     /// The callbacks still to be delivered; `nil` after ``clearCallbacksAndCancel()``.
     var callbacks: RequestCallbacks? { state.withLock { $0.callbacks } }
 
     /// Cancels the request. If it has not finished, ``RequestCallbacks/failed`` is called with
     /// ``ClientError/Code/cancelled`` (ASIHTTPRequest's `cancel`).
     public func cancel() {
-        let task = state.withLock { state in
+        let (task, hook) = state.withLock { state in
             state.cancelRequested = true
-            return state.task
+            return (state.task, state.onCancel)
         }
         task?.cancel()
+        hook?()
     }
 
     /// Drops every callback, then cancels: nothing is called afterwards, not even ``RequestCallbacks/failed``
     /// (ASIHTTPRequest's `clearDelegatesAndCancel`). Use it when the object the callbacks refer to goes away.
     public func clearCallbacksAndCancel() {
-        let task = state.withLock { state in
+        let (task, hook) = state.withLock { state in
             state.callbacks = nil
             state.cancelRequested = true
-            return state.task
+            return (state.task, state.onCancel)
         }
         task?.cancel()
+        hook?()
     }
 
     /// Waits until the request has finished or failed and its last callback has been enqueued.

@@ -1,0 +1,97 @@
+import HTTPCore
+import Synchronization
+
+/// A queue's progress: two tallies behind a lock, and the queue's sink, which gets every request's events and
+/// the queue's total after each change.
+final class QueueProgress: Sendable {
+    private struct Tallies {
+        var upload = QueueProgressTally()
+        var download = QueueProgressTally()
+    }
+
+    let queueID: RequestID
+    let isAccurate: Bool
+    private let sink: (any ProgressSink)?
+    private let tallies = Mutex(Tallies())
+
+    init(queueID: RequestID, isAccurate: Bool, sink: (any ProgressSink)?) {
+        self.queueID = queueID
+        self.isAccurate = isAccurate
+        self.sink = sink
+    }
+
+    /// The total's fraction in one direction.
+    func fraction(_ direction: TransferDirection) -> Double {
+        tallies.withLock { direction == .upload ? $0.upload.fraction : $0.download.fraction }
+    }
+
+    /// Counts a request that was just added.
+    func add(_ request: Request, id: RequestID) {
+        change(reporting: nil) { tallies in
+            if isAccurate {
+                let length = request.body?.length ?? 0
+                tallies.upload.add(id, size: length, isUnit: length == 0)
+                tallies.download.add(id, size: nil, isUnit: false)
+            } else {
+                tallies.upload.add(id, size: nil, isUnit: true)
+                tallies.download.add(id, size: nil, isUnit: true)
+            }
+        }
+    }
+
+    /// Sizes a request's download from its HEAD pre-flight.
+    func presize(_ id: RequestID, length: Int64?) {
+        change(reporting: nil) { $0.download.presize(id, length: length) }
+    }
+
+    /// Takes one of a request's own events.
+    func receive(_ event: ProgressEvent) {
+        change(reporting: event) { tallies in
+            guard isAccurate else { return }
+            switch event.direction {
+            case .upload: tallies.upload.apply(event)
+            case .download: tallies.download.apply(event)
+            }
+        }
+    }
+
+    /// The request is over.
+    func complete(_ id: RequestID) {
+        change(reporting: nil) { tallies in
+            tallies.upload.complete(id)
+            tallies.download.complete(id)
+        }
+    }
+
+    /// Applies a change and tells the sink, under the lock so that the sink sees the totals in order.
+    private func change(reporting event: ProgressEvent?, _ body: (inout Tallies) -> Void) {
+        guard let sink else {
+            tallies.withLock { body(&$0) }
+            return
+        }
+        tallies.withLock { tallies in
+            let before = [(tallies.upload.total, tallies.upload.done), (tallies.download.total, tallies.download.done)]
+            body(&tallies)
+            if let event { sink.receive(event) }
+            let after = [(tallies.upload.total, tallies.upload.done), (tallies.download.total, tallies.download.done)]
+            for (index, direction) in [TransferDirection.upload, .download].enumerated()
+            where before[index] != after[index] {
+                let (total, done) = after[index]
+                sink.receive(ProgressEvent(requestID: queueID, direction: direction, completedBytes: done,
+                                           expectedBytes: total, byteDelta: done - before[index].1,
+                                           sizeIncrement: total - before[index].0, isAggregate: true))
+            }
+        }
+    }
+}
+
+/// The sink a queue puts in each request's options: the request's own sink first, then the queue.
+struct QueueMemberSink: ProgressSink {
+    let own: (any ProgressSink)?
+    let progress: QueueProgress
+
+    func receive(_ event: ProgressEvent) {
+        own?.receive(event)
+        progress.receive(event)
+    }
+}

@@ -1,0 +1,75 @@
+import HTTPCore
+
+/// A queue's total progress in one direction, as a pure value (ASINetworkQueue's `bytesDownloadedSoFar` and
+/// `totalBytesToDownload`, or the upload pair).
+///
+/// Counts are units: bytes in accurate mode, plus one unit for each request whose size is unknown (no
+/// `Content-Length`, a chunked upload, no body at all); one unit per request in simple mode. A request that is
+/// over (finished, failed or cancelled) counts as complete, so the total reaches exactly 1.0 when the queue drains.
+/// Requests that are over are folded into two sums, so memory stays flat however many pass through.
+struct QueueProgressTally: Sendable, Equatable {
+    /// One request that is not over yet.
+    struct Item: Sendable, Equatable {
+        /// The size known before the request's own reports: its body's length, or a HEAD pre-flight's answer.
+        var base: Int64
+        /// Whether the request counts as one unit whatever its bytes.
+        var isUnit: Bool
+        /// The size the request reported (the sum of its size increments).
+        var reported: Int64 = 0
+        /// The bytes the request reported (the sum of its byte deltas).
+        var bytes: Int64 = 0
+
+        var size: Int64 { isUnit ? 1 : (reported > 0 ? reported : base) }
+        var done: Int64 { isUnit ? 0 : min(max(bytes, 0), size) }
+    }
+
+    private var items: [RequestID: Item] = [:]
+    /// The total so far.
+    private(set) var total: Int64 = 0
+    /// The part of ``total`` done.
+    private(set) var done: Int64 = 0
+
+    /// The done part as a fraction: 0 while nothing is known, exactly 1 when every request is over.
+    var fraction: Double {
+        guard total > 0 else { return 0 }
+        return done == total ? 1 : Double(done) / Double(total)
+    }
+
+    /// Adds a request. `size` is its known size in accurate mode, or `nil` when it counts as one unit.
+    mutating func add(_ id: RequestID, size: Int64?, isUnit: Bool) {
+        update(id) { $0 = Item(base: size ?? 0, isUnit: isUnit) }
+    }
+
+    /// Sets a request's size from a HEAD pre-flight: bytes when known, otherwise one unit.
+    mutating func presize(_ id: RequestID, length: Int64?) {
+        update(id) { item in
+            if let length { item?.base = length } else { item?.isUnit = true }
+        }
+    }
+
+    /// Applies a request's own progress event.
+    mutating func apply(_ event: ProgressEvent) {
+        update(event.requestID) { item in
+            item?.reported += event.sizeIncrement
+            item?.bytes += event.byteDelta
+        }
+    }
+
+    /// The request is over: it counts as complete, as one unit when its size was never known.
+    mutating func complete(_ id: RequestID) {
+        guard let item = items.removeValue(forKey: id) else { return }
+        let size = max(item.size, 1)
+        total += size - item.size
+        done += size - item.done
+    }
+
+    private mutating func update(_ id: RequestID, _ change: (inout Item?) -> Void) {
+        var item = items[id]
+        let before = item
+        change(&item)
+        guard item != before else { return }
+        total += (item?.size ?? 0) - (before?.size ?? 0)
+        done += (item?.done ?? 0) - (before?.done ?? 0)
+        items[id] = item
+    }
+}

@@ -1,0 +1,163 @@
+import HTTPCore
+
+/// The scheduling rules of a ``RequestQueue`` as a pure value: which requests start, which are cancelled, and
+/// when the queue has drained. The queue holds it behind a lock and carries out the returned ``Actions``.
+struct QueueState: Sendable {
+    /// What to do once the lock is released.
+    struct Actions: Equatable, Sendable {
+        /// Requests whose HEAD pre-flight starts now.
+        var preflights: [RequestID] = []
+        /// Requests that start now.
+        var starts: [RequestID] = []
+        /// Requests that never ran and fail now as cancelled, in order.
+        var failedWhilePending: [RequestID] = []
+        /// Running requests and pre-flights to cancel.
+        var cancelRunning: [RequestID] = []
+        /// Every request added has finished or failed: the queue's `queueFinished` is due.
+        var drained = false
+    }
+
+    /// The most requests (and pre-flights) running at once.
+    let width: Int
+    /// Whether a failure (a cancel included) cancels every other request.
+    let cancelsAllOnFailure: Bool
+    /// Whether requests are held back until ``go()``.
+    private(set) var isSuspended = true
+    /// Requests added and not yet finished or failed (ASINetworkQueue's `requestsCount`).
+    private(set) var outstanding = 0
+    /// Requests and pre-flights running now.
+    var running: Int { runningIDs.count }
+
+    private var pendingPreflights = FIFO()
+    private var pendingStarts = FIFO()
+    private var preflightsOutstanding: Set<RequestID> = []
+    private var runningIDs: Set<RequestID> = []
+
+    init(width: Int, cancelsAllOnFailure: Bool) {
+        self.width = width
+        self.cancelsAllOnFailure = cancelsAllOnFailure
+    }
+
+    /// Adds a request. With `preflight`, a HEAD request runs first, and no request starts while a pre-flight is
+    /// waiting or running, so the total is known before any body moves.
+    mutating func add(_ id: RequestID, preflight: Bool) -> Actions {
+        outstanding += 1
+        if preflight {
+            pendingPreflights.append(id)
+            preflightsOutstanding.insert(id)
+        }
+        pendingStarts.append(id)
+        return schedule()
+    }
+
+    /// Lets requests start (ASINetworkQueue's `go`).
+    mutating func go() -> Actions {
+        isSuspended = false
+        return schedule()
+    }
+
+    /// Stops starting requests; running ones go on.
+    mutating func suspend() {
+        isSuspended = true
+    }
+
+    /// A pre-flight ended (its request stays pending; a failed pre-flight is followed by ``failPending(_:)``).
+    mutating func preflightEnded(_ id: RequestID) -> Actions {
+        runningIDs.remove(id)
+        preflightsOutstanding.remove(id)
+        return schedule()
+    }
+
+    /// A started request ended; `failed` includes a cancel.
+    mutating func ended(_ id: RequestID, failed: Bool) -> Actions {
+        guard runningIDs.remove(id) != nil else { return Actions() }
+        return settle(failed: failed)
+    }
+
+    /// A request that has not started is cancelled, or its pre-flight failed: it fails now.
+    /// Returns `nil` when the request is not waiting (it is running or over).
+    mutating func failPending(_ id: RequestID) -> Actions? {
+        guard pendingStarts.remove(id) else { return nil }
+        _ = pendingPreflights.remove(id)
+        preflightsOutstanding.remove(id)
+        var actions = settle(failed: true)
+        actions.failedWhilePending.insert(id, at: 0)
+        return actions
+    }
+
+    /// Cancels everything: running requests are cancelled and pending ones fail at once
+    /// (ASINetworkQueue's `cancelAllOperations`).
+    mutating func cancelAll() -> Actions {
+        var actions = Actions()
+        actions.cancelRunning = runningIDs.sorted { $0.rawValue < $1.rawValue }
+        actions.failedWhilePending = pendingStarts.removeAll()
+        _ = pendingPreflights.removeAll()
+        preflightsOutstanding = []
+        outstanding -= actions.failedWhilePending.count
+        actions.drained = !actions.failedWhilePending.isEmpty && outstanding == 0
+        return actions
+    }
+
+    private mutating func settle(failed: Bool) -> Actions {
+        outstanding -= 1
+        var actions = failed && cancelsAllOnFailure && outstanding > 0 ? cancelAll() : schedule()
+        actions.drained = outstanding == 0
+        return actions
+    }
+
+    /// Starts what the width allows: pre-flights first, then requests once no pre-flight is left.
+    private mutating func schedule() -> Actions {
+        var actions = Actions()
+        guard !isSuspended else { return actions }
+        while runningIDs.count < width {
+            if let id = pendingPreflights.popFirst() {
+                runningIDs.insert(id)
+                actions.preflights.append(id)
+            } else if preflightsOutstanding.isEmpty, let id = pendingStarts.popFirst() {
+                runningIDs.insert(id)
+                actions.starts.append(id)
+            } else {
+                break
+            }
+        }
+        return actions
+    }
+}
+
+extension QueueState {
+    /// A first-in, first-out list of request IDs with O(1) removal from the front.
+    struct FIFO: Sendable {
+        private var items: [RequestID] = []
+        private var head = 0
+
+        var isEmpty: Bool { head == items.count }
+
+        mutating func append(_ id: RequestID) { items.append(id) }
+
+        mutating func popFirst() -> RequestID? {
+            guard head < items.count else { return nil }
+            let id = items[head]
+            head += 1
+            if head > 64, head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return id
+        }
+
+        /// Removes `id` wherever it is; returns whether it was there.
+        mutating func remove(_ id: RequestID) -> Bool {
+            guard let index = items[head...].firstIndex(of: id) else { return false }
+            items.remove(at: index)
+            return true
+        }
+
+        /// Removes and returns everything, in order.
+        mutating func removeAll() -> [RequestID] {
+            let rest = Array(items[head...])
+            items = []
+            head = 0
+            return rest
+        }
+    }
+}

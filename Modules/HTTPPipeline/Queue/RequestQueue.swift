@@ -1,0 +1,152 @@
+public import HTTPCore
+import Synchronization
+
+/// Runs requests a few at a time and reports on them as a group (ASIHTTPRequest's `ASINetworkQueue`).
+///
+/// A queue starts suspended: add requests, then call ``go()``. At most
+/// ``Configuration/maxConcurrentRequests`` run at once; the rest wait in the order they were added. Requests
+/// added to a running queue start as soon as there is room.
+///
+/// ```swift
+/// let queue = RequestQueue(client: client, callbacks: QueueCallbacks(
+///     requestFinished: { request, response in print(request.url, response.status) },
+///     queueFinished: { print("all done") }))
+/// for url in urls { queue.add(Request(url: url)) }
+/// let results = queue.results      // subscribe before go() to see every result
+/// queue.go()
+/// for await result in results { print(try result.response().status) }
+/// ```
+///
+/// A failure (a cancel included) cancels every other request unless ``Configuration/cancelsAllOnFailure`` is
+/// off; the cancelled requests report ``ClientError/Code/cancelled``. ``QueueCallbacks/queueFinished`` runs once
+/// per drain, after every request's own callbacks. Progress: see ``Configuration/progress`` and
+/// ``Configuration/showsAccurateProgress``.
+public final class RequestQueue: Sendable {
+    /// The queue's ID: the ``ProgressEvent/requestID`` of its total progress events.
+    public let id: RequestID
+    /// The client the requests are sent with.
+    public let client: Client
+    /// The queue's settings.
+    public let configuration: Configuration
+
+    let callbacks: QueueCallbacks
+    let executor: any CallbackExecutor
+    let progress: QueueProgress
+    let shared: Mutex<Shared>
+
+    /// Creates a suspended queue.
+    /// - Parameters:
+    ///   - client: Sends the requests.
+    ///   - configuration: Width, failure policy and progress.
+    ///   - callbacks: The queue-level callbacks.
+    ///   - executor: Where the callbacks (the queue's and the requests' own) run; ``Client/callbackQueue`` by
+    ///     default.
+    public init(
+        client: Client,
+        configuration: Configuration = Configuration(),
+        callbacks: QueueCallbacks = QueueCallbacks(),
+        on executor: any CallbackExecutor = Client.callbackQueue
+    ) {
+        precondition(configuration.maxConcurrentRequests >= 1, "A RequestQueue runs at least one request at a time")
+        self.id = .next()
+        self.client = client
+        self.configuration = configuration
+        self.callbacks = callbacks
+        self.executor = executor
+        self.progress = QueueProgress(queueID: id, isAccurate: configuration.showsAccurateProgress,
+                                      sink: configuration.progress)
+        self.shared = Mutex(Shared(scheduler: QueueState(width: configuration.maxConcurrentRequests,
+                                                         cancelsAllOnFailure: configuration.cancelsAllOnFailure)))
+    }
+
+    /// Adds a request (ASINetworkQueue's `addOperation:`). It starts once the queue runs and there is room.
+    ///
+    /// In accurate-progress mode, a `GET` added while the queue is suspended is preceded by a `HEAD` request
+    /// to the same URL that sizes the total; a failed `HEAD` fails the request with the same error.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - callbacks: The request's own callbacks; they run before the queue's.
+    /// - Returns: A handle to cancel the request, waiting or running, or to wait for it.
+    @discardableResult
+    public func add(_ request: Request, callbacks: RequestCallbacks = RequestCallbacks()) -> RequestHandle {
+        let handle = RequestHandle(requestID: .next(), callbacks: callbacks)
+        var sent = request
+        sent.options.progress = QueueMemberSink(own: request.options.progress, progress: progress)
+        let entry = Entry(original: request, sent: sent, handle: handle)
+        progress.add(request, id: handle.requestID)
+        let work = modify { shared in
+            shared.entries[handle.requestID] = entry
+            let preflight = configuration.showsAccurateProgress && shared.scheduler.isSuspended
+                && request.method == .get
+            return shared.scheduler.add(handle.requestID, preflight: preflight)
+        }
+        handle.onCancel { [weak self] in self?.cancelWaiting(handle.requestID) }
+        perform(work)
+        return handle
+    }
+
+    /// Starts the queue (ASINetworkQueue's `go`); calling it on a running queue does nothing.
+    public func go() {
+        perform(modify { $0.scheduler.go() })
+    }
+
+    /// Holds back requests that have not started; running ones go on. ``go()`` resumes.
+    public func suspend() {
+        shared.withLock { $0.scheduler.suspend() }
+    }
+
+    /// Cancels every request (ASINetworkQueue's `cancelAllOperations`): waiting ones fail at once with
+    /// ``ClientError/Code/cancelled``, running ones as soon as they notice. The queue keeps running.
+    public func cancelAll() {
+        perform(modify { $0.scheduler.cancelAll() })
+    }
+
+    /// Whether the queue holds requests back until ``go()``.
+    public var isSuspended: Bool { shared.withLock { $0.scheduler.isSuspended } }
+
+    /// Requests added and not yet over (ASINetworkQueue's `requestsCount`); `HEAD` pre-flights do not count.
+    public var requestCount: Int { shared.withLock { $0.scheduler.outstanding } }
+
+    /// The queue's total upload progress, from 0 to exactly 1 once every request is over.
+    public var uploadProgress: Double { progress.fraction(.upload) }
+
+    /// The queue's total download progress, from 0 to exactly 1 once every request is over.
+    public var downloadProgress: Double { progress.fraction(.download) }
+
+    /// The results of the requests that end from now on, in the order they end; the sequence ends when the
+    /// queue next drains (at once when the queue is running and empty). Take it before ``go()`` to see them all.
+    public var results: AsyncStream<QueueResult> {
+        let (stream, continuation) = AsyncStream.makeStream(of: QueueResult.self, bufferingPolicy: .unbounded)
+        let idle = shared.withLock { shared in
+            guard shared.scheduler.outstanding > 0 || shared.scheduler.isSuspended else { return true }
+            shared.nextToken += 1
+            shared.streams[shared.nextToken] = continuation
+            return false
+        }
+        if idle { continuation.finish() }
+        return stream
+    }
+
+    /// Waits until every request added has finished or failed and the queue's last callback has been enqueued;
+    /// returns at once when nothing is outstanding. A cancelled waiting task returns early.
+    public func waitUntilFinished() async {
+        let token = shared.withLock { shared -> UInt64? in
+            guard shared.scheduler.outstanding > 0 else { return nil }
+            shared.nextToken += 1
+            return shared.nextToken
+        }
+        guard let token else { return }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = shared.withLock { shared in
+                    guard shared.scheduler.outstanding > 0, !Task.isCancelled else { return true }
+                    shared.waiters[token] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            shared.withLock { $0.waiters.removeValue(forKey: token) }?.resume()
+        }
+    }
+}
