@@ -9,6 +9,7 @@ struct Connector: Sendable {
     let loops: EventLoopGroup
     let resolver: NameResolver
     let tlsContexts: TLSContextCache
+    let activity: ActivityCounter
 
     /// Opens a connection for `key`.
     /// - Parameters:
@@ -61,7 +62,7 @@ struct Connector: Sendable {
             Socket.close(fd)
             throw error
         }
-        let connection = Connection(fd: fd, handle: handle, key: key)
+        let connection = Connection(fd: fd, handle: handle, key: key, activity: activity)
         if started == EINPROGRESS {
             do {
                 try await handle.wait(for: .write, until: deadline)
