@@ -16,7 +16,9 @@ extension Client {
     /// Sends a request and returns the final response as soon as its head has arrived; the body streams.
     ///
     /// Use it for large bodies or to process data as it arrives (ASIHTTPRequest's `request:didReceiveData:`).
-    /// Retries after a timeout cover the wait for the head only.
+    /// Retries after a timeout cover the wait for the head only. Nothing is buffered or written to a file
+    /// (``RequestOptions/download`` does not apply); a compressed body arrives inflated when
+    /// ``RequestOptions/inflatesWhenComplete`` is `false`, and as sent otherwise.
     /// - Parameter request: The request.
     /// - Returns: The final response, its body still to be read.
     /// - Throws: ``ClientError``, or `CancellationError` when the task is cancelled.
@@ -24,9 +26,16 @@ extension Client {
         let id = RequestID.next()
         let response = try await RequestPipeline(client: self)
             .run(request, id: id, originalURL: request.url, retriesUsed: 0, events: PipelineEvents())
-        return StreamingResponse(head: response.head, body: ResponseBody(
-            expectedLength: response.body.expectedLength, source: TransportStagedBodySource(base: response.body.source)),
-            info: response.info)
+        var body = ResponseBody(
+            expectedLength: response.body.expectedLength, source: TransportStagedBodySource(base: response.body.source))
+        if !request.options.inflatesWhenComplete,
+            ContentCoding.isDecodable(response.head, method: response.info.finalRequest.method, codecs: codecs)
+        {
+            body = body.decoded(with: try codecStaged {
+                try ContentCoding.makeDecoder(for: response.head.headerFields, codecs: codecs)
+            })
+        }
+        return StreamingResponse(head: response.head, body: body, info: response.info)
     }
 
     /// Runs the pipeline and reads the body, sending the request again when the body times out and retries
@@ -44,15 +53,7 @@ extension Client {
             let response = try await pipeline.run(current, id: id, originalURL: request.url,
                                                   retriesUsed: retriesUsed, events: events)
             do {
-                var body: [UInt8] = []
-                try await staged(.transport) {
-                    if let onData {
-                        for try await chunk in response.body { onData(chunk) }
-                    } else {
-                        body = try await response.body.collect(upTo: configuration.maxBodySize)
-                    }
-                }
-                return ClientResponse(head: response.head, body: body, info: response.info)
+                return try await ResponseReader(client: self, onData: onData).read(response)
             } catch let error as ClientError
                 where error.code == .timedOut && response.info.retryCount < current.options.retriesOnTimeout
             {

@@ -28,6 +28,9 @@ public struct Client: Sendable {
     public let credentials: any CredentialStore
     /// Wraps every transport call, outermost first.
     public let middleware: [any Middleware]
+    /// Decode compressed responses and compress request bodies, for example `.zlib()` from GzipCodec; none by
+    /// default, and then no `Accept-Encoding` is sent.
+    public let codecs: [any ContentCodec]
     /// Receives byte progress for every request; ``NoProgress`` by default.
     public let progress: any ProgressSink
     /// Client-wide settings.
@@ -40,6 +43,7 @@ public struct Client: Sendable {
     ///   - cookies: Keeps cookies; an in-memory jar by default.
     ///   - credentials: Keeps credentials that worked; in memory by default.
     ///   - middleware: Wraps every transport call, outermost first.
+    ///   - codecs: Content codecs for `Accept-Encoding`, response decoding and request body compression.
     ///   - progress: Receives byte progress for every request.
     ///   - configuration: Client-wide settings.
     public init(
@@ -48,6 +52,7 @@ public struct Client: Sendable {
         cookies: any CookieStore = MemoryCookieJar(),
         credentials: any CredentialStore = SessionCredentialStore(),
         middleware: [any Middleware] = [],
+        codecs: [any ContentCodec] = [],
         progress: any ProgressSink = NoProgress(),
         configuration: Configuration = Configuration()
     ) {
@@ -56,6 +61,7 @@ public struct Client: Sendable {
         self.cookies = cookies
         self.credentials = credentials
         self.middleware = middleware
+        self.codecs = codecs
         self.progress = progress
         self.configuration = configuration
     }

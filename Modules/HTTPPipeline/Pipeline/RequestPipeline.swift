@@ -24,7 +24,7 @@ struct RequestPipeline: Sendable {
             store: client.credentials, handler: client.configuration.authenticationHandler)
         let cache = CacheStage(store: client.cache, maxEntrySize: client.configuration.maxCacheEntrySize)
 
-        var current = request
+        var current = BodyMethodRule.applied(to: request)
         var redirectCount = 0
         var retryCount = retriesUsed
         var authState = AuthenticationStage.State()
@@ -115,8 +115,9 @@ struct RequestPipeline: Sendable {
         }
     }
 
-    /// Adds the automatic header fields for one hop: `User-Agent`, `Cookie`, `Authorization` and the
-    /// conditional fields for a cached entry. Fields the caller set are kept.
+    /// Adds the automatic header fields for one hop: `User-Agent`, `Cookie`, `Authorization`, the
+    /// conditional fields for a cached entry, `Accept-Encoding` and a resumed download's `Range`, and compresses
+    /// the body when asked. Fields the caller set are kept.
     private func prepare(
         _ hop: inout Request,
         authentication: AuthenticationStage,
@@ -144,6 +145,8 @@ struct RequestPipeline: Sendable {
             }
         }
         if let cached { CacheStage.addConditionalFields(from: cached, to: &hop) }
+        try await ContentCoding.prepare(&hop, codecs: client.codecs)
+        ResumeRange.apply(to: &hop)
     }
 
     /// Sends one hop through the middleware chain, then the transport.

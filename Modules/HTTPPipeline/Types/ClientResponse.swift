@@ -7,19 +7,24 @@ public import HTTPCore
 public struct ClientResponse: Sendable {
     /// The final response's status line and header fields.
     public var head: ResponseHead
-    /// The body, decoded of its transfer coding.
+    /// The body, decoded of its transfer coding and, when the client has a codec for it, of its content coding
+    /// (ASIHTTPRequest's `responseData`). Empty when it was saved to a file or handed to a data callback.
     public var body: [UInt8]
+    /// The body as received, before content decoding (`rawResponseData`): the compressed bytes when the response
+    /// was inflated at the end (``RequestOptions/inflatesWhenComplete``), otherwise the same as ``body``.
+    public var rawBody: [UInt8]
     /// URLs, redirects, retries and connection.
     public var info: ExchangeInfo
 
     /// Creates a response.
     /// - Parameters:
     ///   - head: The head.
-    ///   - body: The body.
+    ///   - body: The body; ``rawBody`` starts out the same.
     ///   - info: The exchange details.
     public init(head: ResponseHead, body: [UInt8], info: ExchangeInfo) {
         self.head = head
         self.body = body
+        self.rawBody = body
         self.info = info
     }
 
@@ -29,6 +34,9 @@ public struct ClientResponse: Sendable {
     public var headerFields: HTTPFields { head.headerFields }
     /// The final URL.
     public var url: URL { info.url }
+    /// Whether the response came with a content coding other than `identity` (ASIHTTPRequest's
+    /// `isResponseCompressed`, which looked for `gzip` only).
+    public var isResponseCompressed: Bool { !ContentCoding.codings(in: headerFields).isEmpty }
 
     /// The body as text, decoded with the `charset` of `Content-Type` (ASIHTTPRequest's `responseString`).
     ///

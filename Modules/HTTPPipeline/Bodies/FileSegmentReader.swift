@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HTTPCore
+import Synchronization
+
+/// Hands out a composed body's segments in order: memory pieces whole, files in pieces of
+/// ``HTTPCore/RequestBody/fileChunkSize`` read with `pread`, each file opened when reached and closed at its end.
+final class FileSegmentReader: Sendable {
+    private struct State: ~Copyable {
+        var index = 0
+        var fd: Int32 = -1
+        var offset: Int64 = 0
+
+        mutating func closeFile() {
+            if fd >= 0 { _ = close(fd) }
+            fd = -1
+            offset = 0
+        }
+    }
+
+    private let segments: [BodySegment]
+    // The position in the segments and the open file, guarded by the mutex; one consumer reads at a time.
+    private let state = Mutex(State())
+
+    init(_ segments: [BodySegment]) {
+        self.segments = segments
+    }
+
+    deinit {
+        state.withLock { $0.closeFile() }
+    }
+
+    /// The size of the regular file at `path`.
+    static func size(ofFileAt path: String) throws -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ClientError(.storageFailed, stage: .pipeline, message: "No file exists at \(path)")
+        }
+        return Int64(info.st_size)
+    }
+
+    func next() throws -> [UInt8]? {
+        try state.withLock { state -> [UInt8]? in
+            while state.index < segments.count {
+                switch segments[state.index] {
+                case .bytes(let bytes):
+                    state.index += 1
+                    return bytes
+                case .file(let path, let length):
+                    if state.offset >= length {
+                        state.closeFile()
+                        state.index += 1
+                        continue
+                    }
+                    return try Self.read(path: path, length: length, state: &state)
+                }
+            }
+            return nil
+        }
+    }
+
+    private static func read(path: String, length: Int64, state: inout State) throws -> [UInt8] {
+        if state.fd < 0 {
+            guard try size(ofFileAt: path) == length else {
+                throw ClientError(.storageFailed, stage: .pipeline,
+                                  message: "\(path) changed size after it was added to the body")
+            }
+            state.fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard state.fd >= 0 else {
+                throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot open \(path)",
+                                  underlying: SyscallError.last("open"))
+            }
+        }
+        let want = Int(min(Int64(RequestBody.fileChunkSize), length - state.offset))
+        let fd = state.fd, offset = state.offset
+        let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
+            count = 0
+            while count < want {
+                let n = pread(fd, buffer.baseAddress! + count, want - count, off_t(offset + Int64(count)))
+                if n > 0 { count += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                if n == 0 {
+                    throw ClientError(.storageFailed, stage: .pipeline,
+                                      message: "\(path) became shorter while it was being sent")
+                }
+                throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot read \(path)",
+                                  underlying: SyscallError.last("pread"))
+            }
+        }
+        state.offset += Int64(chunk.count)
+        return chunk
+    }
+}

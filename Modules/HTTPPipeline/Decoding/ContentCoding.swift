@@ -1,0 +1,83 @@
+import HTTPCore
+
+/// The content-coding rules: what `Accept-Encoding` offers, which decoder a response needs, and how a request
+/// body is compressed.
+enum ContentCoding {
+    /// `Accept-Encoding` for the client's codecs, for example `gzip, deflate`; `nil` without codecs.
+    static func acceptEncoding(for codecs: [any ContentCodec]) -> String? {
+        var seen: [String] = []
+        for encoding in codecs.flatMap(\.encodings) where !seen.contains(encoding.lowercased()) {
+            seen.append(encoding.lowercased())
+        }
+        return seen.isEmpty ? nil : seen.joined(separator: ", ")
+    }
+
+    /// Adds `Accept-Encoding` (unless the caller set one) and compresses the body when the request asks.
+    static func prepare(_ hop: inout Request, codecs: [any ContentCodec]) async throws {
+        if hop.options.allowsCompressedResponse, hop.headerFields[.acceptEncoding] == nil,
+            let accepted = acceptEncoding(for: codecs)
+        {
+            hop.headerFields[.acceptEncoding] = accepted
+        }
+        try await RequestBodyCompression.apply(to: &hop, codecs: codecs)
+    }
+
+    /// The codings a response's `Content-Encoding` lists, in the order applied, lower-cased, without `identity`;
+    /// `x-gzip` reads as `gzip` (RFC 9110 §8.4.1.3).
+    static func codings(in fields: HTTPFields) -> [String] {
+        fields[values: .contentEncoding].flatMap { $0.split(separator: ",") }.compactMap { coding in
+            let name = coding.trimmingOWS().lowercased()
+            switch name {
+            case "", "identity": return nil
+            case "x-gzip": return "gzip"
+            default: return name
+            }
+        }
+    }
+
+    /// The codec that handles a coding.
+    static func codec(for coding: String, in codecs: [any ContentCodec]) -> (any ContentCodec)? {
+        codecs.first { $0.encodings.contains { $0.lowercased() == coding } }
+    }
+
+    /// Whether the response's body needs decoding and every coding has a codec. Bodiless responses (`HEAD`,
+    /// 204, 304) and unknown codings are passed through untouched.
+    static func isDecodable(_ head: ResponseHead, method: HTTPRequest.Method, codecs: [any ContentCodec]) -> Bool {
+        guard method != .head, head.status.code != 204, head.status.code != 304 else { return false }
+        let codings = codings(in: head.headerFields)
+        return !codings.isEmpty && codings.allSatisfy { codec(for: $0, in: codecs) != nil }
+    }
+
+    /// A decoder that undoes every coding of `fields`, last applied first.
+    static func makeDecoder(for fields: HTTPFields, codecs: [any ContentCodec]) throws -> any ContentDecoder {
+        var decoders: [any ContentDecoder] = []
+        for coding in codings(in: fields).reversed() {
+            guard let codec = codec(for: coding, in: codecs) else {
+                throw ClientError(.compressionFailed, stage: .codec, message: "No codec for the coding \(coding)")
+            }
+            decoders.append(try codec.makeDecoder(for: coding))
+        }
+        return decoders.count == 1 ? decoders[0] : ChainedDecoder(decoders)
+    }
+}
+
+/// Decoders applied one after another (for `Content-Encoding: deflate, gzip`).
+final class ChainedDecoder: ContentDecoder {
+    private let decoders: [any ContentDecoder]
+
+    init(_ decoders: [any ContentDecoder]) {
+        self.decoders = decoders
+    }
+
+    func decode(_ chunk: [UInt8]) throws -> [UInt8] {
+        try decoders.reduce(chunk) { try $1.decode($0) }
+    }
+
+    func finish() throws -> [UInt8] {
+        var carry: [UInt8] = []
+        for decoder in decoders {
+            carry = try decoder.decode(carry) + decoder.finish()
+        }
+        return carry
+    }
+}

@@ -1,0 +1,139 @@
+import Dispatch
+import FoundationEssentials
+import HTTPCore
+import HTTPPipeline
+import HTTPTesting
+import Synchronization
+import Testing
+
+@Suite struct ContentDecodingTests {
+    static let plain = Array(String(repeating: "decoded text ", count: 100).utf8)
+
+    static func request(_ configure: (inout Request) -> Void = { _ in }) -> Request {
+        var request = Request(url: URL(string: "http://a.example/")!)
+        configure(&request)
+        return request
+    }
+
+    @Test func acceptEncodingListsTheCodecsCodings() async throws {
+        let transport = ScriptedTransport.ok
+        _ = try await Client(transport: transport, codecs: [XorCodec(), XorCodec(encodings: ["br", "gzip"])])
+            .send(Self.request())
+        #expect(transport.requests.first?.headerFields[.acceptEncoding] == "gzip, deflate, br")
+    }
+
+    @Test func noCodecNoAcceptEncoding() async throws {
+        let transport = ScriptedTransport.ok
+        _ = try await Client(transport: transport).send(Self.request())
+        #expect(transport.requests.first?.headerFields[.acceptEncoding] == nil)
+    }
+
+    @Test func allowsCompressedResponseOffSendsNone() async throws {
+        let transport = ScriptedTransport.ok
+        _ = try await Client(transport: transport, codecs: [XorCodec()])
+            .send(Self.request { $0.options.allowsCompressedResponse = false })
+        #expect(transport.requests.first?.headerFields[.acceptEncoding] == nil)
+    }
+
+    @Test func theCallersAcceptEncodingIsKept() async throws {
+        let transport = ScriptedTransport.ok
+        _ = try await Client(transport: transport, codecs: [XorCodec()])
+            .send(Self.request { $0.headerFields[.acceptEncoding] = "identity" })
+        #expect(transport.requests.first?.headerFields[.acceptEncoding] == "identity")
+    }
+
+    @Test(arguments: ["gzip", "x-gzip", "deflate", "GZIP"])
+    func inflatedAtTheEndKeepsTheRawBytes(coding: String) async throws {
+        let transport = ScriptedTransport { _, _ in compressedResponse(Self.plain, coding: coding) }
+        let response = try await Client(transport: transport, codecs: [XorCodec()]).send(Self.request())
+        #expect(response.body == Self.plain)
+        #expect(response.rawBody == XorCodec.encode(Self.plain))
+        #expect(response.isResponseCompressed)
+        #expect(response.text() == String(decoding: Self.plain, as: UTF8.self))
+    }
+
+    @Test func inflatedOnTheFlyDiscardsTheRawBytes() async throws {
+        let transport = ScriptedTransport { _, _ in compressedResponse(Self.plain, pieces: 50) }
+        let response = try await Client(transport: transport, codecs: [XorCodec()])
+            .send(Self.request { $0.options.inflatesWhenComplete = false })
+        #expect(response.body == Self.plain)
+        #expect(response.rawBody == Self.plain)
+    }
+
+    @Test func anUncompressedResponseIsUntouched() async throws {
+        let transport = ScriptedTransport { _, _ in .text("plain") }
+        let response = try await Client(transport: transport, codecs: [XorCodec()]).send(Self.request())
+        #expect(response.body == Array("plain".utf8))
+        #expect(!response.isResponseCompressed)
+    }
+
+    @Test func anUnknownCodingIsPassedThrough() async throws {
+        let transport = ScriptedTransport { _, _ in compressedResponse(Self.plain, coding: "br") }
+        let response = try await Client(transport: transport, codecs: [XorCodec()]).send(Self.request())
+        #expect(response.body == XorCodec.encode(Self.plain))
+        #expect(response.isResponseCompressed)
+    }
+
+    @Test func withoutACodecTheBodyStaysCompressed() async throws {
+        let transport = ScriptedTransport { _, _ in compressedResponse(Self.plain) }
+        let response = try await Client(transport: transport).send(Self.request())
+        #expect(response.body == XorCodec.encode(Self.plain))
+    }
+
+    @Test(arguments: [true, false])
+    func aTruncatedBodyFails(atEnd: Bool) async throws {
+        let transport = ScriptedTransport { _, _ in
+            let encoded = Array(XorCodec.encode(Self.plain).dropLast(2))
+            var fields = HTTPFields()
+            fields[.contentEncoding] = "gzip"
+            return Response(status: .ok, headerFields: fields, body: ResponseBody(bytes: encoded))
+        }
+        let error = await #expect(throws: ClientError.self) {
+            try await Client(transport: transport, codecs: [XorCodec()])
+                .send(Self.request { $0.options.inflatesWhenComplete = atEnd })
+        }
+        #expect(error?.code == .compressionFailed)
+        #expect(error?.stage == .codec)
+    }
+
+    @Test func headAndNotModifiedAreNotDecoded() async throws {
+        let transport = ScriptedTransport { _, _ in
+            var fields = HTTPFields()
+            fields[.contentEncoding] = "gzip"
+            return Response(status: .ok, headerFields: fields)
+        }
+        let response = try await Client(transport: transport, codecs: [XorCodec()])
+            .send(Request(url: URL(string: "http://a.example/")!, method: .head))
+        #expect(response.body.isEmpty)
+    }
+
+    @Test(arguments: [true, false])
+    func streamedChunksAreInflatedOnlyOnTheFly(atEnd: Bool) async throws {
+        let transport = ScriptedTransport { _, _ in compressedResponse(Self.plain, pieces: 10) }
+        let response = try await Client(transport: transport, codecs: [XorCodec()])
+            .stream(Self.request { $0.options.inflatesWhenComplete = atEnd })
+        var received: [UInt8] = []
+        var chunks = 0
+        for try await chunk in response.body {
+            received += chunk
+            chunks += 1
+        }
+        #expect(received == (atEnd ? XorCodec.encode(Self.plain) : Self.plain))
+        #expect(chunks > 1, "streamed, not buffered")
+    }
+
+    @Test func dataCallbacksReceiveInflatedChunksOnTheFly() async throws {
+        let transport = ScriptedTransport { _, _ in compressedResponse(Self.plain, pieces: 10) }
+        let received = Mutex<[[UInt8]]>([])
+        let finished = Mutex<ClientResponse?>(nil)
+        let handle = Client(transport: transport, codecs: [XorCodec()]).start(
+            Self.request { $0.options.inflatesWhenComplete = false },
+            callbacks: RequestCallbacks(receivedData: { chunk in received.withLock { $0.append(chunk) } },
+                                        finished: { response in finished.withLock { $0 = response } }))
+        await handle.wait()
+        await withCheckedContinuation { continuation in Client.callbackQueue.async { continuation.resume() } }
+        #expect(received.withLock { $0.flatMap { $0 } } == Self.plain)
+        #expect(received.withLock { $0.count } > 1)
+        #expect(finished.withLock { $0?.body } == [])
+    }
+}
