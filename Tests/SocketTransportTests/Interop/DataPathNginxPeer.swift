@@ -1,0 +1,154 @@
+import FoundationEssentials
+import Glibc
+
+/// A real nginx on 127.0.0.1 for the data-path tests, with one plain HTTP server on a port picked at run time:
+/// - `/files/<name>`: static files (Range support, `sendfile`), from ``files``.
+/// - `/gz/<name>`: `gzip_static on` — a request with `Accept-Encoding: gzip` gets the precompressed
+///   `<name>.gz` (``precompressed``) with `Content-Encoding: gzip`, Range applying to the compressed bytes.
+/// - `/dyn/<name>`: the same files gzip-compressed on the fly (no Range, chunked).
+/// - `/norange/<name>`: `max_ranges 0`, so a `Range` is ignored and the whole file comes with 200.
+/// - `/dav/<name>`: WebDAV `PUT` stores the request body as a file (no size limit), readable with `GET`.
+///
+/// Use ``withDataNginx(files:precompressed:_:)``; skipped like ``NginxPeer`` when nginx is missing.
+final class DataPathNginxPeer {
+    /// The temporary directory with the configuration, document root (`www/`), logs and pid file.
+    let directory: String
+    /// The port.
+    let port: Int
+    private var process: ChildProcess?
+
+    private init(directory: String, port: Int) {
+        self.directory = directory
+        self.port = port
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts nginx serving `files` (name to contents) under `/files/`, `/dyn/` and `/norange/`, and `files` plus
+    /// their gzip forms `precompressed` (name to `.gz` contents) under `/gz/`.
+    static func start(files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws -> DataPathNginxPeer {
+        guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
+        var lastError: PeerError?
+        for _ in 0..<5 {
+            let peer = DataPathNginxPeer(
+                directory: try makeTemporaryDirectory(prefix: "asikit-data-nginx"), port: LoopbackPorts.pick(1)[0])
+            do {
+                try peer.writeFiles(files, precompressed: precompressed)
+                try peer.launch(executable: executable)
+                return peer
+            } catch let error as PeerError {
+                lastError = error
+                peer.stop()
+                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
+            }
+        }
+        throw lastError ?? PeerError.startFailed("nginx", log: "")
+    }
+
+    /// A URL on the server.
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// The path of a file under the document root, for example `dav/upload.bin`.
+    func documentPath(_ relative: String) -> String {
+        directory + "/www/" + relative
+    }
+
+    /// Stops nginx and deletes the directory; safe to call more than once.
+    func stop() {
+        process?.terminate()
+        process = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private var configuration: String {
+        """
+        worker_processes 1;
+        pid \(directory)/nginx.pid;
+        error_log \(directory)/error.log warn;
+        events { worker_connections 256; }
+        http {
+            access_log off;
+            client_body_temp_path \(directory)/temp/client_body;
+            proxy_temp_path \(directory)/temp/proxy;
+            fastcgi_temp_path \(directory)/temp/fastcgi;
+            uwsgi_temp_path \(directory)/temp/uwsgi;
+            scgi_temp_path \(directory)/temp/scgi;
+            types { text/plain txt; application/octet-stream bin; }
+            default_type application/octet-stream;
+            sendfile on;
+            keepalive_requests 1000;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(directory)/www;
+                location /files/ { }
+                location /gz/ { gzip_static on; }
+                location /dyn/ { alias \(directory)/www/files/; gzip on; gzip_types *; gzip_min_length 0; }
+                location /norange/ { alias \(directory)/www/files/; max_ranges 0; }
+                location /dav/ {
+                    dav_methods PUT DELETE;
+                    create_full_put_path on;
+                    client_max_body_size 0;
+                    client_body_buffer_size 128k;
+                }
+            }
+        }
+
+        """
+    }
+
+    private func writeFiles(_ files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws {
+        for subdirectory in ["www", "www/files", "www/gz", "www/dav", "temp"] {
+            try FileManager.default.createDirectory(
+                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
+            chmod(directory + "/" + subdirectory, 0o777)
+        }
+        for (name, bytes) in files {
+            try write(bytes, to: "www/files/" + name)
+            try write(bytes, to: "www/gz/" + name)
+        }
+        for (name, bytes) in precompressed { try write(bytes, to: "www/gz/" + name + ".gz") }
+        try write(Array(configuration.utf8), to: "nginx.conf")
+    }
+
+    private func write(_ bytes: [UInt8], to relativePath: String) throws {
+        let path = directory + "/" + relativePath
+        try Data(bytes).write(to: URL(filePath: path))
+        chmod(path, 0o644)
+    }
+
+    private func launch(executable: String) throws {
+        let child = try ChildProcess(
+            executable: executable,
+            arguments: ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
+                        "-g", "daemon off;"],
+            logPath: directory + "/output.log")
+        process = child
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            guard child.isRunning else {
+                let log = (FileManager.default.contents(atPath: directory + "/error.log").map {
+                    String(decoding: $0, as: UTF8.self)
+                } ?? "") + child.logTail
+                throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: log)
+            }
+            if LoopbackPorts.accepts(port) { return }
+            usleep(20_000)
+        }
+        throw PeerError.notReady("nginx", log: child.logTail)
+    }
+}
+
+/// Starts the data-path nginx, runs `body`, and stops nginx, also when `body` throws.
+func withDataNginx<Result>(
+    files: [String: [UInt8]] = [:],
+    precompressed: [String: [UInt8]] = [:],
+    _ body: (DataPathNginxPeer) async throws -> Result
+) async throws -> Result {
+    let peer = try DataPathNginxPeer.start(files: files, precompressed: precompressed)
+    defer { peer.stop() }
+    return try await body(peer)
+}
