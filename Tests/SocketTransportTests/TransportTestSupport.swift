@@ -68,3 +68,16 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bo
     }
     return condition()
 }
+
+/// A value shared between tasks and server threads in a test.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { body(&$0) }
+    }
+}

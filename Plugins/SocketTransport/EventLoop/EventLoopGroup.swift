@@ -35,6 +35,9 @@ final class EventLoopGroup: Sendable {
         }
     }
 
+    /// How many loop threads run (0 before the first request), for tests.
+    var startedLoopCount: Int { state.withLock { $0.loops.count } }
+
     /// Stops every loop; idempotent. Tasks waiting on a loop fail with a "shut down" error.
     func shutDown() {
         let loops = state.withLock { state -> [EventLoop] in

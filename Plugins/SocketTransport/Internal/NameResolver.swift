@@ -43,6 +43,9 @@ final class NameResolver: Sendable {
         }
     }
 
+    /// How many resolver threads run, for tests.
+    var threadCount: Int { state.withLock { $0.threads } }
+
     /// Stops the threads once the queue is empty; later lookups throw.
     func shutDown() {
         let threads = state.withLock { state -> Int in
