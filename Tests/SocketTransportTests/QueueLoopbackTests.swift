@@ -1,0 +1,104 @@
+import Dispatch
+import FoundationEssentials
+import Glibc
+import HTTPCore
+import HTTPPipeline
+import HTTPTesting
+import SocketTransport
+import Synchronization
+import Testing
+
+/// RequestQueue over real sockets: POSIXTransport against LoopbackServer.
+@Suite struct QueueLoopbackTests {
+    /// Counts requests being answered at once by a server that takes a little while over each.
+    final class Concurrency: Sendable {
+        private let state = Mutex((now: 0, peak: 0))
+        func enter() { state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
+        func leave() { state.withLock { $0.now -= 1 } }
+        var peak: Int { state.withLock { $0.peak } }
+    }
+
+    final class Lines: Sendable {
+        private let storage = Mutex<[String]>([])
+        func append(_ line: String) { storage.withLock { $0.append(line) } }
+        var values: [String] { storage.withLock { $0 } }
+    }
+
+    @Test func widthHoldsOverRealConnections() async throws {
+        let concurrency = Concurrency()
+        let server = try LoopbackServer { _ in
+            concurrency.enter()
+            usleep(20_000)
+            concurrency.leave()
+            return .ok("x")
+        }
+        defer { server.shutdown() }
+        let transport = POSIXTransport()
+        let queue = RequestQueue(client: Client(transport: transport), configuration: .init(maxConcurrentRequests: 3))
+        for index in 0..<12 { queue.add(Request(url: server.url("/\(index)"))) }
+        let results = queue.results
+        queue.go()
+        var statuses: [Int] = []
+        for await result in results { statuses.append(try result.response().status.code) }
+        try await transport.shutdown()
+        #expect(statuses == Array(repeating: 200, count: 12))
+        #expect(concurrency.peak == 3)
+        #expect(server.connectionCount <= 3)  // kept-alive connections are reused by later requests
+    }
+
+    @Test func accurateProgressWithHeadPreflightOverSockets() async throws {
+        let sizes = ["/small": 1_000, "/large": 300_000, "/medium": 40_000]
+        let server = try LoopbackServer { request in
+            .ok(bytes: Array(repeating: 0x61, count: sizes[request.path] ?? 0))
+        }
+        defer { server.shutdown() }
+        let sink = RecordingProgressSink()
+        let transport = POSIXTransport()
+        let queue = RequestQueue(client: Client(transport: transport),
+                                 configuration: .init(maxConcurrentRequests: 2, showsAccurateProgress: true,
+                                                      progress: sink))
+        for path in sizes.keys.sorted() { queue.add(Request(url: server.url(path))) }
+        queue.go()
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+
+        let methods = server.requests.map(\.method)
+        #expect(methods == ["HEAD", "HEAD", "HEAD", "GET", "GET", "GET"])
+        let totals = sink.events(.download).filter(\.isAggregate)
+        let moving = totals.filter { $0.completedBytes > 0 }
+        #expect(moving.allSatisfy { $0.expectedBytes == 341_000 })
+        let fractions = totals.compactMap(\.fractionCompleted)
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(fractions.last == 1.0)
+        #expect(queue.downloadProgress == 1.0)
+        let perRequest = sink.events(.download).filter { !$0.isAggregate }
+        #expect(perRequest.map(\.byteDelta).reduce(0, +) == 341_000)
+    }
+
+    @Test func aConnectionFailureCancelsTheRestAndFinishesOnce() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/broken" ? .closeWithoutResponse : .ok("fine")
+        }
+        defer { server.shutdown() }
+        let log = Lines()
+        let executor = DispatchQueue(label: "test.queue.loopback")
+        let transport = POSIXTransport()
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1),
+            callbacks: QueueCallbacks(
+                requestFinished: { request, _ in log.append("finished \(request.url.path())") },
+                requestFailed: { request, error in log.append("failed \(request.url.path()) \(error.code)") },
+                queueFinished: { log.append("drained") }),
+            on: executor)
+        for path in ["/ok", "/broken", "/never1", "/never2"] { queue.add(Request(url: server.url(path))) }
+        queue.go()
+        await queue.waitUntilFinished()
+        await withCheckedContinuation { continuation in executor.async { continuation.resume() } }
+        try await transport.shutdown()
+        #expect(log.values.first == "finished /ok")
+        #expect(log.values.dropFirst().first?.hasPrefix("failed /broken") == true)
+        #expect(log.values.suffix(3) == ["failed /never1 cancelled", "failed /never2 cancelled", "drained"])
+        #expect(!server.requests.contains { $0.path.hasPrefix("/never") })
+    }
+}
