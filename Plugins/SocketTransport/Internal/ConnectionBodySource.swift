@@ -14,7 +14,8 @@ final class ConnectionBodySource: ResponseBodySource {
         var connection: Connection?
         /// The handle of the connection a read is running on, so ``discard()`` can interrupt it.
         var reading: IOHandle?
-        var progress: ProgressCounter
+        /// Body bytes received so far.
+        var received: Int64
         var finished = false
         var discarded = false
         var failure: (any Error)?
@@ -32,17 +33,22 @@ final class ConnectionBodySource: ResponseBodySource {
 
     private let core: TransportCore
     private let reuse: ReusePolicy
+    private let context: RequestContext
+    private let expected: Int64?
     private let state: Mutex<State>
 
     init(core: TransportCore, connection: Connection, chunks: [[UInt8]], reuse: ReusePolicy, progress: ProgressCounter) {
         self.core = core
         self.reuse = reuse
-        state = Mutex(State(chunks: chunks, connection: connection, progress: progress))
+        context = progress.context
+        expected = progress.expected
+        state = Mutex(State(chunks: chunks, connection: connection, received: progress.completed))
     }
 
     deinit {
-        let (connection, logger) = state.withLock { ($0.connection.take(), $0.progress.context.logger) }
-        if let connection { core.checkIn(connection, reuse: false, reason: "body dropped unread", logger: logger) }
+        if let connection = state.withLock({ $0.connection.take() }) {
+            core.checkIn(connection, reuse: false, reason: "body dropped unread", logger: context.logger)
+        }
     }
 
     func next() async throws -> [UInt8]? {
@@ -79,9 +85,8 @@ final class ConnectionBodySource: ResponseBodySource {
             return state.connection.take()
         }
         guard let connection else { return }
-        let (remaining, logger) = state.withLock { state in
-            (state.progress.expected.map { $0 - state.progress.completed }, state.progress.context.logger)
-        }
+        let logger = context.logger
+        let remaining = state.withLock { state in expected.map { $0 - state.received } }
         guard reuse.keepAlive, let remaining, remaining <= Self.drainLimit else {
             core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
             return
@@ -102,7 +107,8 @@ final class ConnectionBodySource: ResponseBodySource {
 
     /// Reads until at least one chunk or the end arrives.
     private func read(from connection: Connection) async throws -> [UInt8]? {
-        let (limiter, logger) = state.withLock { ($0.progress.context.bandwidth, $0.progress.context.logger) }
+        let limiter = context.bandwidth
+        let logger = context.logger
         var received: [[UInt8]] = []
         var ended = false
         do {
@@ -134,18 +140,21 @@ final class ConnectionBodySource: ResponseBodySource {
             throw error
         }
 
-        let (first, discarded) = state.withLock { state -> ([UInt8]?, Bool) in
+        let (first, discarded, before) = state.withLock { state -> ([UInt8]?, Bool, Int64) in
             state.reading = nil
-            for chunk in received { state.progress.add(chunk.count) }
+            let before = state.received
+            for chunk in received { state.received += Int64(chunk.count) }
             if ended {
                 state.finished = true
             } else if !state.discarded {
                 state.connection = connection
             }
-            if state.discarded { return (nil, true) }
+            if state.discarded { return (nil, true, before) }
             if received.count > 1 { state.chunks.append(contentsOf: received.dropFirst()) }
-            return (received.first, false)
+            return (received.first, false, before)
         }
+        var progress = ProgressCounter(context: context, direction: .download, expected: expected, completed: before)
+        for chunk in received { progress.add(chunk.count) }
         if ended {
             core.finish(connection, reuse: reuse, logger: logger)
         } else if discarded {

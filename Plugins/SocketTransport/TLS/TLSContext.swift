@@ -163,10 +163,6 @@ final class TLSContextCache: Sendable {
 
     /// Drops every context (connections keep theirs alive until they close).
     func removeAll() {
-        let old = contexts.withLock { contexts -> [TLSOptions: TLSContext] in
-            defer { contexts = [:] }
-            return contexts
-        }
-        _ = old
+        contexts.withLock { $0 = [:] }
     }
 }
