@@ -63,7 +63,7 @@ do { _ = try client.sendSynchronously(refused) } catch let error as ClientError 
 
 chapter("9. async/await")
 let asyncDone = DispatchSemaphore(value: 0)
-Task {
+Task.detached {  // detached: top-level code runs on the main actor, which this thread blocks below
     do {
         let response = try await client.send(Request(url: server.url("/hello")))
         print("   await client.send(...) → \(response.status.code) on connection #\(response.info.connectionID ?? 0)")
