@@ -49,6 +49,7 @@ struct RequestWriter {
     }
 
     private mutating func allowance(_ wanted: Int) async throws -> Int {
+        try Task.checkCancellation()
         guard let limiter = context.bandwidth else { return wanted }
         return max(1, min(wanted, try await limiter.allowance(for: wanted, direction: .upload)))
     }

@@ -1,0 +1,82 @@
+import FoundationEssentials
+import HTTPCore
+import HTTPTesting
+@testable import SocketTransport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A limiter that grants a fixed number of bytes per call and records the calls.
+final class FixedAllowance: BandwidthLimiter {
+    let grant: Int
+    let calls = Locked<[(wanted: Int, direction: TransferDirection)]>([])
+
+    init(grant: Int) {
+        self.grant = grant
+    }
+
+    func allowance(for wanted: Int, direction: TransferDirection) async throws -> Int {
+        calls.withLock { $0.append((wanted, direction)) }
+        return min(wanted, grant)
+    }
+
+    func count(_ direction: TransferDirection) -> Int {
+        calls.withLock { $0.filter { $0.direction == direction }.count }
+    }
+}
+
+/// Bandwidth limiting and cancellation while the body goes out.
+@Suite struct POSIXTransportFlowTests {
+    @Test func bandwidthLimiterIsAskedBeforeEveryBodyReadAndWrite() async throws {
+        let payload = (0..<100_000).map { UInt8(truncatingIfNeeded: $0) }
+        let server = try LoopbackServer { request in
+            .slowBody(request.body, firstPart: 10, pause: .milliseconds(10))
+        }
+        defer { server.shutdown() }
+        let limiter = FixedAllowance(grant: 10_000)
+        let context = RequestContext(progress: DiscardingProgress(), bandwidth: limiter, logger: testContext().logger)
+        let request = testRequest(server.url("/echo"), method: .post, body: .bytes(payload))
+        let (_, body) = try await fetch(POSIXTransport(), request, context: context)
+        #expect(body == payload)
+        #expect(server.requests.first?.body == payload)
+        #expect(limiter.count(.upload) >= 10)
+        #expect(limiter.count(.download) >= 10)
+        #expect(limiter.calls.withLock { $0.allSatisfy { $0.wanted >= 1 } })
+    }
+
+    @Test func cancellationMidUploadClosesTheConnection() async throws {
+        // A listener that never accepts: the kernel completes the handshake, then the socket buffers fill.
+        let (listener, port) = try silentListener()
+        defer { close(listener) }
+        let body = RequestBody.bytes(Array(repeating: UInt8(1), count: 64 * 1024 * 1024))
+        let transport = POSIXTransport()
+        let key = PoolKey(scheme: "http", host: "127.0.0.1", port: port)
+        let task = Task {
+            try await fetch(transport, testRequest(URL(string: "http://127.0.0.1:\(port)/up")!, method: .put, body: body))
+        }
+        #expect(await eventually { transport.core.pool.openCount(key) == 1 })
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(transport.core.pool.openCount(key) == 0)
+    }
+}
+
+/// A TCP listener on 127.0.0.1 that never calls `accept`.
+func silentListener() throws -> (Int32, Int) {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+    }
+    guard bound == 0, listen(listener, 16) == 0 else { throw SyscallError.last("listen") }
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+    }
+    return (listener, Int(UInt16(bigEndian: address.sin_port)))
+}
