@@ -46,6 +46,7 @@ extension Client {
                 let failure = ClientError.wrapping(error)
                 deliver { $0.failed?(failure) }
             }
+            handle.markFinished()
         }
         handle.attach(task)
         return handle

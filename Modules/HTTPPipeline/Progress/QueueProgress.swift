@@ -20,6 +20,9 @@ final class QueueProgress: Sendable {
         self.sink = sink
     }
 
+    /// Whether the requests' own events matter: the queue counts bytes, or its sink wants them.
+    var wantsRequestEvents: Bool { isAccurate || sink != nil }
+
     /// The total's fraction in one direction.
     func fraction(_ direction: TransferDirection) -> Double {
         tallies.withLock { direction == .upload ? $0.upload.fraction : $0.download.fraction }

@@ -7,9 +7,15 @@ extension RequestQueue {
     struct Entry: Sendable {
         /// As the caller added it; what callbacks and results show.
         let original: Request
-        /// As it is sent: its progress also goes to the queue.
-        let sent: Request
         let handle: RequestHandle
+
+        /// The request as it is sent: its progress also goes to the queue when the queue counts bytes or has a sink.
+        func sent(reportingTo progress: QueueProgress) -> Request {
+            guard progress.wantsRequestEvents else { return original }
+            var request = original
+            request.options.progress = QueueMemberSink(own: original.options.progress, progress: progress)
+            return request
+        }
     }
 
     /// Everything behind the queue's lock.
@@ -69,8 +75,7 @@ extension RequestQueue {
             report(entry, outcome: .failure(error), streams: work.streams)
         }
         if work.drained {
-            let callbacks = self.callbacks
-            executor.enqueue { callbacks.queueFinished?() }
+            if let queueFinished = callbacks.queueFinished { executor.enqueue { queueFinished() } }
             for continuation in work.streams { continuation.finish() }
             for waiter in work.waiters { waiter.resume() }
         }
@@ -97,20 +102,26 @@ extension RequestQueue {
         let original = entry.original
         switch outcome {
         case .success(let response):
-            deliver(entry.handle, { $0.finished?(response) }, { $0.requestFinished?(original, response) })
+            deliver(entry.handle, when: { $0.finished != nil }, { $0.finished?(response) },
+                    queued: callbacks.requestFinished != nil, { $0.requestFinished?(original, response) })
         case .failure(let error):
-            deliver(entry.handle, { $0.failed?(error) }, { $0.requestFailed?(original, error) })
+            deliver(entry.handle, when: { $0.failed != nil }, { $0.failed?(error) },
+                    queued: callbacks.requestFailed != nil, { $0.requestFailed?(original, error) })
         }
         let result = QueueResult(requestID: entry.handle.requestID, request: original, result: outcome)
         for continuation in streams { continuation.yield(result) }
+        entry.handle.markFinished()
     }
 
-    /// Runs a request's own callback, then the queue's, on the executor.
+    /// Runs a request's own callback, then the queue's, on the executor; enqueues nothing when neither is set.
     func deliver(
         _ handle: RequestHandle,
+        when ownIsSet: (RequestCallbacks) -> Bool,
         _ own: @escaping @Sendable (RequestCallbacks) -> Void,
+        queued queuedIsSet: Bool,
         _ queued: @escaping @Sendable (QueueCallbacks) -> Void
     ) {
+        guard queuedIsSet || handle.callbacks.map(ownIsSet) == true else { return }
         let callbacks = self.callbacks
         executor.enqueue {
             if let mine = handle.callbacks { own(mine) }
@@ -122,24 +133,33 @@ extension RequestQueue {
     func start(_ entry: Entry) {
         let handle = entry.handle
         let original = entry.original
+        let queued = callbacks
         let events = PipelineEvents(
-            started: { [self] _ in deliver(handle, { $0.started?(original) }, { $0.requestStarted?(original) }) },
+            started: { [self] _ in
+                deliver(handle, when: { $0.started != nil }, { $0.started?(original) },
+                        queued: queued.requestStarted != nil, { $0.requestStarted?(original) })
+            },
             receivedHead: { [self] head in
-                deliver(handle, { $0.receivedResponseHead?(head) }, { $0.receivedResponseHead?(original, head) })
+                deliver(handle, when: { $0.receivedResponseHead != nil }, { $0.receivedResponseHead?(head) },
+                        queued: queued.receivedResponseHead != nil, { $0.receivedResponseHead?(original, head) })
             },
             willRedirect: { [self] url in
-                deliver(handle, { $0.willRedirect?(url) }, { $0.requestWillRedirect?(original, url) })
+                deliver(handle, when: { $0.willRedirect != nil }, { $0.willRedirect?(url) },
+                        queued: queued.requestWillRedirect != nil, { $0.requestWillRedirect?(original, url) })
             })
         var onData: (@Sendable ([UInt8]) -> Void)?
         if handle.callbacks?.receivedData != nil {
-            onData = { @Sendable [self] chunk in deliver(handle, { $0.receivedData?(chunk) }, { _ in }) }
+            onData = { @Sendable [self] chunk in
+                deliver(handle, when: { _ in true }, { $0.receivedData?(chunk) }, queued: false, { _ in })
+            }
         }
+        let request = entry.sent(reportingTo: progress)
         let dataHandler = onData
         let task = Task {
             let outcome: Result<ClientResponse, ClientError>
             do {
                 try Task.checkCancellation()
-                outcome = .success(try await client.send(entry.sent, id: handle.requestID, events: events,
+                outcome = .success(try await client.send(request, id: handle.requestID, events: events,
                                                          onData: dataHandler))
             } catch {
                 outcome = .failure(ClientError.wrapping(error))

@@ -70,9 +70,7 @@ public final class RequestQueue: Sendable {
     @discardableResult
     public func add(_ request: Request, callbacks: RequestCallbacks = RequestCallbacks()) -> RequestHandle {
         let handle = RequestHandle(requestID: .next(), callbacks: callbacks)
-        var sent = request
-        sent.options.progress = QueueMemberSink(own: request.options.progress, progress: progress)
-        let entry = Entry(original: request, sent: sent, handle: handle)
+        let entry = Entry(original: request, handle: handle)
         progress.add(request, id: handle.requestID)
         let work = modify { shared in
             shared.entries[handle.requestID] = entry

@@ -11,6 +11,10 @@ public final class RequestHandle: Sendable {
         var cancelRequested = false
         /// Told about a cancel, for a request still waiting in a ``RequestQueue``.
         var onCancel: (@Sendable () -> Void)?
+        /// Whether the request is over and its last callback enqueued.
+        var isFinished = false
+        /// Callers of ``wait()`` for a request that has no task yet.
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state: Mutex<State>
 
@@ -62,9 +66,32 @@ public final class RequestHandle: Sendable {
         hook?()
     }
 
+    /// The request is over and its last callback enqueued: drops the task (which captures this handle, so
+    /// keeping it would make a cycle that holds every finished task's memory) and wakes the waiters.
+    func markFinished() {
+        let waiters = state.withLock { state in
+            state.isFinished = true
+            state.task = nil
+            state.onCancel = nil
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// Waits until the request has finished or failed and its last callback has been enqueued.
     public func wait() async {
-        let task = state.withLock { $0.task }
-        await task?.value
+        let (finished, task) = state.withLock { ($0.isFinished, $0.task) }
+        if finished { return }
+        if let task { return await task.value }
+        // Not started yet (waiting in a queue).
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state in
+                if state.isFinished { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 }
