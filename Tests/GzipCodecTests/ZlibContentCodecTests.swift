@@ -8,7 +8,9 @@ enum Samples {
     static let noise: [UInt8] = {
         var state: UInt32 = 2_463_534_242
         return (0..<300_000).map { _ in
-            state ^= state << 13; state ^= state >> 17; state ^= state << 5
+            state ^= state << 13
+            state ^= state >> 17
+            state ^= state << 5
             return UInt8(truncatingIfNeeded: state)
         }
     }()
@@ -16,7 +18,9 @@ enum Samples {
 }
 
 /// Feeds `bytes` to a fresh decoder in pieces of `size` bytes.
-func decode(_ bytes: [UInt8], as encoding: String, pieces size: Int, codec: ZlibContentCodec = .zlib()) throws
+func decode(
+    _ bytes: [UInt8], as encoding: String, pieces size: Int, codec: ZlibContentCodec = .zlib()
+) throws
     -> [UInt8]
 {
     let decoder = try codec.makeDecoder(for: encoding)
@@ -31,7 +35,9 @@ func decode(_ bytes: [UInt8], as encoding: String, pieces size: Int, codec: Zlib
 }
 
 /// Encodes `bytes` with a fresh encoder in pieces of `size` bytes.
-func encode(_ bytes: [UInt8], as encoding: String, pieces size: Int = 65_536, codec: ZlibContentCodec = .zlib())
+func encode(
+    _ bytes: [UInt8], as encoding: String, pieces size: Int = 65_536, codec: ZlibContentCodec = .zlib()
+)
     throws -> [UInt8]
 {
     let encoder = try codec.makeEncoder(for: encoding)
@@ -182,7 +188,8 @@ func encode(_ bytes: [UInt8], as encoding: String, pieces size: Int = 65_536, co
     @Test func theSizeLimitStopsLargeOutput() throws {
         let codec = ZlibContentCodec.zlib(.init(maxDecodedBytes: 100_000, maxRatio: nil))
         let encoded = try encode(Samples.noise, as: "gzip")
-        #expect(Self.failure { try decode(encoded, as: "gzip", pieces: 4_096, codec: codec) }?.code == .compressionFailed)
+        #expect(
+            Self.failure { try decode(encoded, as: "gzip", pieces: 4_096, codec: codec) }?.code == .compressionFailed)
         let small = try encode(Array(Samples.noise.prefix(100_000)), as: "gzip")
         #expect(try decode(small, as: "gzip", pieces: 4_096, codec: codec).count == 100_000)
     }

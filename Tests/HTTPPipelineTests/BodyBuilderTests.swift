@@ -48,7 +48,8 @@ import Testing
 
     @Test func anEmptyBodyKeepsGet() async throws {
         let transport = ScriptedTransport.ok
-        _ = try await Client(transport: transport).send(Request(url: URL(string: "http://a.example/")!, body: .bytes([])))
+        _ = try await Client(transport: transport).send(
+            Request(url: URL(string: "http://a.example/")!, body: .bytes([])))
         #expect(transport.requests.first?.method == .get)
     }
 }
@@ -75,7 +76,8 @@ import Testing
         let plain = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 / 7) }
         try writeFile(directory + "/f", plain)
         let transport = ScriptedTransport.ok
-        var request = Request(url: URL(string: "http://a.example/")!, method: .put, body: try .file(atPath: directory + "/f"))
+        var request = Request(
+            url: URL(string: "http://a.example/")!, method: .put, body: try .file(atPath: directory + "/f"))
         request.options.compressesRequestBody = true
         _ = try await Self.client(transport).send(request)
         let sent = try #require(transport.requests.first)
@@ -90,7 +92,8 @@ import Testing
         defer { removeDirectory(directory) }
         try writeFile(directory + "/f", Array(repeating: 7, count: 1_000))
         let transport = ScriptedTransport.ok
-        var request = Request(url: URL(string: "http://a.example/")!, method: .post, body: try .file(atPath: directory + "/f"))
+        var request = Request(
+            url: URL(string: "http://a.example/")!, method: .post, body: try .file(atPath: directory + "/f"))
         request.options.compressesRequestBody = true
         request.options.httpVersion = .http1_0
         _ = try await Self.client(transport).send(request)
@@ -100,7 +103,9 @@ import Testing
     @Test func compressionWithoutACodecIsAConfigurationError() async throws {
         var request = Request(url: URL(string: "http://a.example/")!, method: .post, body: .string("x"))
         request.options.compressesRequestBody = true
-        let error = await #expect(throws: ClientError.self) { try await Client(transport: ScriptedTransport.ok).send(request) }
+        let error = await #expect(throws: ClientError.self) {
+            try await Client(transport: ScriptedTransport.ok).send(request)
+        }
         #expect(error?.code == .invalidConfiguration)
     }
 

@@ -128,8 +128,9 @@ import Testing
         let finished = Mutex<ClientResponse?>(nil)
         let handle = Client(transport: transport, codecs: [XorCodec()]).start(
             Self.request { $0.options.inflatesWhenComplete = false },
-            callbacks: RequestCallbacks(receivedData: { chunk in received.withLock { $0.append(chunk) } },
-                                        finished: { response in finished.withLock { $0 = response } }))
+            callbacks: RequestCallbacks(
+                receivedData: { chunk in received.withLock { $0.append(chunk) } },
+                finished: { response in finished.withLock { $0 = response } }))
         await handle.wait()
         await withCheckedContinuation { continuation in Client.callbackQueue.async { continuation.resume() } }
         #expect(received.withLock { $0.flatMap { $0 } } == Self.plain)

@@ -42,16 +42,18 @@ final class XorCodec: ContentCodec {
 }
 
 /// A response whose body is "compressed" with ``XorCodec`` and arrives in pieces.
-func compressedResponse(_ plain: [UInt8], coding: String = "gzip", pieces: Int = 3, status: Int = 200,
-                        extra: HTTPFields = [:]) -> Response
-{
+func compressedResponse(
+    _ plain: [UInt8], coding: String = "gzip", pieces: Int = 3, status: Int = 200,
+    extra: HTTPFields = [:]
+) -> Response {
     let encoded = XorCodec.encode(plain)
     var fields = extra
     fields[.contentEncoding] = coding
     let size = max(1, encoded.count / pieces)
     let chunks = stride(from: 0, to: encoded.count, by: size).map { Array(encoded[$0..<min($0 + size, encoded.count)]) }
-    return Response(status: HTTPResponse.Status(code: status), headerFields: fields,
-                    body: ResponseBody(expectedLength: Int64(encoded.count), source: BufferedBodySource(chunks)))
+    return Response(
+        status: HTTPResponse.Status(code: status), headerFields: fields,
+        body: ResponseBody(expectedLength: Int64(encoded.count), source: BufferedBodySource(chunks)))
 }
 
 /// Reads every chunk of a body.

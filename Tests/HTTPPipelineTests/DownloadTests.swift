@@ -23,13 +23,15 @@ import Testing
                 let start = Int(range.dropFirst(6).dropLast())
             else { return Response(status: .ok, body: chunked(content, pieces: pieces)) }
             guard start < content.count else {
-                return Response(status: HTTPResponse.Status(code: 416),
-                                headerFields: fields([(.contentRange, "bytes */\(content.count)")]),
-                                body: ResponseBody(bytes: Array("<html>416</html>".utf8)))
+                return Response(
+                    status: HTTPResponse.Status(code: 416),
+                    headerFields: fields([(.contentRange, "bytes */\(content.count)")]),
+                    body: ResponseBody(bytes: Array("<html>416</html>".utf8)))
             }
-            return Response(status: .partialContent,
-                            headerFields: fields([(.contentRange, "bytes \(start)-\(content.count - 1)/\(content.count)")]),
-                            body: chunked(Array(content[start...]), pieces: pieces))
+            return Response(
+                status: .partialContent,
+                headerFields: fields([(.contentRange, "bytes \(start)-\(content.count - 1)/\(content.count)")]),
+                body: chunked(Array(content[start...]), pieces: pieces))
         }
     }
 
@@ -83,7 +85,8 @@ import Testing
         let directory = try makeDirectory()
         defer { removeDirectory(directory) }
         let transport = ScriptedTransport { _, _ in
-            Response(status: .ok, body: ResponseBody(expectedLength: 2, source: StallingBodySource(failsWithTimeout: true)))
+            Response(
+                status: .ok, body: ResponseBody(expectedLength: 2, source: StallingBodySource(failsWithTimeout: true)))
         }
         let request = Self.request(to: directory, resume: resume, temporary: directory + "/part")
         await #expect(throws: ClientError.self) { try await Client(transport: transport).send(request) }
@@ -152,8 +155,9 @@ import Testing
         defer { removeDirectory(directory) }
         try writeFile(directory + "/part", [1, 2, 3])
         let transport = ScriptedTransport { _, _ in
-            Response(status: .partialContent, headerFields: fields([(.contentRange, "bytes 0-9/10")]),
-                     body: ResponseBody(bytes: Array(repeating: 9, count: 10)))
+            Response(
+                status: .partialContent, headerFields: fields([(.contentRange, "bytes 0-9/10")]),
+                body: ResponseBody(bytes: Array(repeating: 9, count: 10)))
         }
         let error = await #expect(throws: ClientError.self) {
             try await Client(transport: transport)
@@ -169,7 +173,9 @@ import Testing
         let attempts = Atomic<Int>(0)
         let inner = Self.rangeServer(Self.content)
         let transport = ScriptedTransport { request, context in
-            guard attempts.add(1, ordering: .relaxed).newValue == 1 else { return try await inner.send(request, context: context) }
+            guard attempts.add(1, ordering: .relaxed).newValue == 1 else {
+                return try await inner.send(request, context: context)
+            }
             let source = FailingAfterBodySource(first: Array(Self.content.prefix(40_000)))
             return Response(status: .ok, body: ResponseBody(expectedLength: Int64(Self.content.count), source: source))
         }
@@ -197,8 +203,9 @@ import Testing
         let directory = try makeDirectory()
         defer { removeDirectory(directory) }
         let transport = ScriptedTransport { _, _ in
-            Response(status: .ok, headerFields: fields([(.contentEncoding, "gzip")]),
-                     body: ResponseBody(bytes: Array(XorCodec.encode(Self.content).dropLast())))
+            Response(
+                status: .ok, headerFields: fields([(.contentEncoding, "gzip")]),
+                body: ResponseBody(bytes: Array(XorCodec.encode(Self.content).dropLast())))
         }
         let error = await #expect(throws: ClientError.self) {
             try await Client(transport: transport, codecs: [XorCodec()])

@@ -54,7 +54,8 @@ import Testing
         let b = form.boundary
         #expect(b.hasPrefix("0xKhTmLbOuNdArY-"))
         #expect(form.contentType == "multipart/form-data; charset=utf-8; boundary=\(b)")
-        let expected = "--\(b)\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nBen"
+        let expected =
+            "--\(b)\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nBen"
             + "\r\n--\(b)\r\nContent-Disposition: form-data; name=\"second\"\r\n\r\nx"
             + "\r\n--\(b)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.png\"\r\n"
             + "Content-Type: image/png\r\n\r\nPNGDATA\r\n--\(b)--\r\n"
@@ -91,10 +92,12 @@ import Testing
         #expect(Int64(first.count) == body.length)
         #expect(try await collect(body) == first)
         let b = form.boundary
-        let head = "--\(b)\r\nContent-Disposition: form-data; name=\"id\"\r\n\r\n1\r\n--\(b)\r\n"
+        let head =
+            "--\(b)\r\nContent-Disposition: form-data; name=\"id\"\r\n\r\n1\r\n--\(b)\r\n"
             + "Content-Disposition: form-data; name=\"files\"; filename=\"data.bin\"\r\n"
             + "Content-Type: application/octet-stream\r\n\r\n"
-        let middle = "\r\n--\(b)\r\nContent-Disposition: form-data; name=\"files\"; filename=\"renamed.txt\"\r\n"
+        let middle =
+            "\r\n--\(b)\r\nContent-Disposition: form-data; name=\"files\"; filename=\"renamed.txt\"\r\n"
             + "Content-Type: text/plain\r\n\r\nnotes\r\n--\(b)--\r\n"
         #expect(first == Array(head.utf8) + big + Array(middle.utf8))
     }
@@ -112,7 +115,9 @@ import Testing
         #expect(text.contains("name=\"g\"; filename=\"file\"\r\nContent-Type: application/octet-stream"))
         #expect(text.contains("name=\"f\"; filename=\"b.json\"\r\nContent-Type: application/json"))
         form.setData([3], fileName: "x", forKey: "g")
-        #expect(String(decoding: try await collect(form.body), as: UTF8.self).components(separatedBy: "name=\"g\"").count == 2)
+        #expect(
+            String(decoding: try await collect(form.body), as: UTF8.self).components(separatedBy: "name=\"g\"").count
+                == 2)
     }
 
     @Test func aMissingFileOrADirectoryIsRejected() throws {
@@ -138,9 +143,11 @@ import Testing
         #expect(error?.code == .storageFailed)
     }
 
-    @Test(arguments: [("photo.JPG", "image/jpeg"), ("a/b/page.html", "text/html"), ("x.json", "application/json"),
-                      ("noext", "application/octet-stream"), (".hidden", "application/octet-stream"),
-                      ("data.unknownext", "application/octet-stream")])
+    @Test(arguments: [
+        ("photo.JPG", "image/jpeg"), ("a/b/page.html", "text/html"), ("x.json", "application/json"),
+        ("noext", "application/octet-stream"), (".hidden", "application/octet-stream"),
+        ("data.unknownext", "application/octet-stream"),
+    ])
     func mimeTypesComeFromTheExtension(path: String, type: String) {
         #expect(FormData.mimeType(forPath: path) == type)
     }

@@ -1,10 +1,11 @@
+import HTTPCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPCore
-import Synchronization
 
 /// Hands out a composed body's segments in order: memory pieces whole, files in pieces of
 /// ``HTTPCore/RequestBody/fileChunkSize`` read with `pread`, each file opened when reached and closed at its end.
@@ -65,29 +66,37 @@ final class FileSegmentReader: Sendable {
     private static func read(path: String, length: Int64, state: inout State) throws -> [UInt8] {
         if state.fd < 0 {
             guard try size(ofFileAt: path) == length else {
-                throw ClientError(.storageFailed, stage: .pipeline,
-                                  message: "\(path) changed size after it was added to the body")
+                throw ClientError(
+                    .storageFailed, stage: .pipeline,
+                    message: "\(path) changed size after it was added to the body")
             }
             state.fd = open(path, O_RDONLY | O_CLOEXEC)
             guard state.fd >= 0 else {
-                throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot open \(path)",
-                                  underlying: SyscallError.last("open"))
+                throw ClientError(
+                    .storageFailed, stage: .pipeline, message: "Cannot open \(path)",
+                    underlying: SyscallError.last("open"))
             }
         }
         let want = Int(min(Int64(RequestBody.fileChunkSize), length - state.offset))
-        let fd = state.fd, offset = state.offset
+        let fd = state.fd
+        let offset = state.offset
         let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
             count = 0
             while count < want {
                 let n = pread(fd, buffer.baseAddress! + count, want - count, off_t(offset + Int64(count)))
-                if n > 0 { count += n; continue }
+                if n > 0 {
+                    count += n
+                    continue
+                }
                 if n < 0 && errno == EINTR { continue }
                 if n == 0 {
-                    throw ClientError(.storageFailed, stage: .pipeline,
-                                      message: "\(path) became shorter while it was being sent")
+                    throw ClientError(
+                        .storageFailed, stage: .pipeline,
+                        message: "\(path) became shorter while it was being sent")
                 }
-                throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot read \(path)",
-                                  underlying: SyscallError.last("pread"))
+                throw ClientError(
+                    .storageFailed, stage: .pipeline, message: "Cannot read \(path)",
+                    underlying: SyscallError.last("pread"))
             }
         }
         state.offset += Int64(chunk.count)

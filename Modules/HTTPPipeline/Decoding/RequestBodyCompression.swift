@@ -11,15 +11,17 @@ enum RequestBodyCompression {
     static func apply(to request: inout Request, codecs: [any ContentCodec]) async throws {
         guard request.options.compressesRequestBody, let body = request.body, body.length != 0 else { return }
         guard let codec = ContentCoding.codec(for: "gzip", in: codecs) else {
-            throw ClientError(.invalidConfiguration, stage: .pipeline,
-                              message: "compressesRequestBody needs a client ContentCodec for gzip")
+            throw ClientError(
+                .invalidConfiguration, stage: .pipeline,
+                message: "compressesRequestBody needs a client ContentCodec for gzip")
         }
         request.headerFields[.contentEncoding] = "gzip"
         if case .bytes(let bytes) = body.content {
-            request.body = .bytes(try codecStaged {
-                let encoder = try codec.makeEncoder(for: "gzip")
-                return try encoder.encode(bytes) + encoder.finish()
-            })
+            request.body = .bytes(
+                try codecStaged {
+                    let encoder = try codec.makeEncoder(for: "gzip")
+                    return try encoder.encode(bytes) + encoder.finish()
+                })
             return
         }
         let make: @Sendable () -> RequestBody.Chunks = {
@@ -54,14 +56,16 @@ final class EncodingChunkSource: Sendable {
             // where the last stopped.
             var iterator = upstream.makeAsyncIterator()
             let chunk = try await iterator.next()
-            let encoded = try codecStaged { try state.withLock { state -> [UInt8] in
-                if state.encoder == nil { state.encoder = try codec.makeEncoder(for: "gzip") }
-                guard let chunk else {
-                    state.done = true
-                    return try state.encoder!.finish()
+            let encoded = try codecStaged {
+                try state.withLock { state -> [UInt8] in
+                    if state.encoder == nil { state.encoder = try codec.makeEncoder(for: "gzip") }
+                    guard let chunk else {
+                        state.done = true
+                        return try state.encoder!.finish()
+                    }
+                    return try state.encoder!.encode(chunk)
                 }
-                return try state.encoder!.encode(chunk)
-            } }
+            }
             if !encoded.isEmpty { return encoded }
         }
     }

@@ -24,8 +24,10 @@ struct ResponseReader {
             return ClientResponse(head: response.head, body: [], info: response.info)
         }
         if let download = request.options.download {
-            let body = try await FileDownload(options: download, request: request, codecs: codecs,
-                                              maxBodySize: maxBodySize).receive(response)
+            let body = try await FileDownload(
+                options: download, request: request, codecs: codecs,
+                maxBodySize: maxBodySize
+            ).receive(response)
             return ClientResponse(head: response.head, body: body, info: response.info)
         }
         if onTheFly {
@@ -40,8 +42,9 @@ struct ResponseReader {
             return try decoder.decode(raw) + decoder.finish()
         }
         guard decoded.count <= maxBodySize else {
-            throw ClientError(.protocolViolation, stage: .codec,
-                              message: "Response body inflates to more than \(maxBodySize) bytes")
+            throw ClientError(
+                .protocolViolation, stage: .codec,
+                message: "Response body inflates to more than \(maxBodySize) bytes")
         }
         var result = ClientResponse(head: response.head, body: decoded, info: response.info)
         result.rawBody = raw

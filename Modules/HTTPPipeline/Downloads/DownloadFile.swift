@@ -1,10 +1,11 @@
+import FoundationEssentials
+import HTTPCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import HTTPCore
 
 /// An open file a download writes to, with the small set of file operations downloads need. Every failure
 /// throws ``ClientError`` with ``ClientError/Code/storageFailed``. Confined to the task that downloads.
@@ -19,8 +20,9 @@ final class DownloadFile {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
         guard fd >= 0 else {
-            throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot create the download file \(path)",
-                              underlying: SyscallError.last("open"))
+            throw ClientError(
+                .storageFailed, stage: .pipeline, message: "Cannot create the download file \(path)",
+                underlying: SyscallError.last("open"))
         }
         size = append ? (Self.size(ofFileAt: path) ?? 0) : 0
     }
@@ -34,10 +36,14 @@ final class DownloadFile {
             var written = 0
             while written < buffer.count {
                 let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n >= 0 { written += n; continue }
+                if n >= 0 {
+                    written += n
+                    continue
+                }
                 if errno == EINTR { continue }
-                throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot write the download file \(path)",
-                                  underlying: SyscallError.last("write"))
+                throw ClientError(
+                    .storageFailed, stage: .pipeline, message: "Cannot write the download file \(path)",
+                    underlying: SyscallError.last("write"))
             }
         }
         size += Int64(bytes.count)
@@ -48,8 +54,9 @@ final class DownloadFile {
         let result = close(fd)
         fd = -1
         if result != 0 && errno != EINTR {
-            throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot write the download file \(path)",
-                              underlying: SyscallError.last("close"))
+            throw ClientError(
+                .storageFailed, stage: .pipeline, message: "Cannot write the download file \(path)",
+                underlying: SyscallError.last("close"))
         }
     }
 
@@ -70,15 +77,17 @@ final class DownloadFile {
     static func move(_ source: String, to destination: String) throws {
         if rename(source, destination) == 0 { return }
         guard errno == EXDEV else {
-            throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot move the download to \(destination)",
-                              underlying: SyscallError.last("rename"))
+            throw ClientError(
+                .storageFailed, stage: .pipeline, message: "Cannot move the download to \(destination)",
+                underlying: SyscallError.last("rename"))
         }
         let staging = siblingPath(of: destination, suffix: "moving")
         do {
             let input = open(source, O_RDONLY | O_CLOEXEC)
             guard input >= 0 else {
-                throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot read \(source)",
-                                  underlying: SyscallError.last("open"))
+                throw ClientError(
+                    .storageFailed, stage: .pipeline, message: "Cannot read \(source)",
+                    underlying: SyscallError.last("open"))
             }
             defer { _ = close(input) }
             let output = try DownloadFile(path: staging, append: false)
@@ -87,8 +96,9 @@ final class DownloadFile {
                 let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 guard n >= 0 else {
-                    throw ClientError(.storageFailed, stage: .pipeline, message: "Cannot read \(source)",
-                                      underlying: SyscallError.last("read"))
+                    throw ClientError(
+                        .storageFailed, stage: .pipeline, message: "Cannot read \(source)",
+                        underlying: SyscallError.last("read"))
                 }
                 if n == 0 { break }
                 try output.append(Array(buffer[..<n]))

@@ -17,7 +17,8 @@ struct FileDownload {
     func receive(_ response: StreamingResponse) async throws -> [UInt8] {
         let head = response.head
         let resumeFrom = ResumeRange.start(for: request)
-        let temporary = options.temporaryPath
+        let temporary =
+            options.temporaryPath
             ?? DownloadFile.siblingPath(of: options.destinationPath, suffix: "download")
         if head.status.code == 416, let resumeFrom {
             return try await rangeNotSatisfiable(response, temporary: temporary, partialSize: resumeFrom)
@@ -30,8 +31,9 @@ struct FileDownload {
             let range = head.headerFields[.contentRange].flatMap(ResumeRange.parse(contentRange:))
             guard range?.first == resumeFrom else {
                 await response.body.discard()
-                throw ClientError(.protocolViolation, stage: .pipeline,
-                                  message: "The server did not resume the download at byte \(resumeFrom)")
+                throw ClientError(
+                    .protocolViolation, stage: .pipeline,
+                    message: "The server did not resume the download at byte \(resumeFrom)")
             }
             append = true
         }
@@ -40,7 +42,8 @@ struct FileDownload {
         let inflateAtEnd = compressed && (request.options.inflatesWhenComplete || options.allowsResume)
         var body = response.body
         if compressed && !inflateAtEnd {
-            body = body.decoded(with: try codecStaged { try ContentCoding.makeDecoder(for: head.headerFields, codecs: codecs) })
+            body = body.decoded(
+                with: try codecStaged { try ContentCoding.makeDecoder(for: head.headerFields, codecs: codecs) })
         }
         let size: Int64
         do {
@@ -61,7 +64,9 @@ struct FileDownload {
 
     /// A 416 to a resumed request: when `Content-Range: bytes */<total>` says the partial file is already whole,
     /// the download is finished; otherwise the partial file does not belong to this resource and is removed.
-    private func rangeNotSatisfiable(_ response: StreamingResponse, temporary: String, partialSize: Int64)
+    private func rangeNotSatisfiable(
+        _ response: StreamingResponse, temporary: String, partialSize: Int64
+    )
         async throws -> [UInt8]
     {
         let total = response.head.headerFields[.contentRange].flatMap(ResumeRange.parse(contentRange:))?.total

@@ -17,8 +17,9 @@ extension FormData {
         var builder = RequestBodyBuilder()
         switch effectiveFormat {
         case .urlEncoded:
-            builder.append(values.map { Self.percentEncoded($0.key) + "=" + Self.percentEncoded($0.value) }
-                .joined(separator: "&"))
+            builder.append(
+                values.map { Self.percentEncoded($0.key) + "=" + Self.percentEncoded($0.value) }
+                    .joined(separator: "&"))
         case .multipart:
             let separator = "\r\n--\(boundary)\r\n"
             builder.append("--\(boundary)\r\n")
@@ -31,8 +32,9 @@ extension FormData {
             for part in files {
                 if !first { builder.append(separator) }
                 first = false
-                builder.append("Content-Disposition: form-data; name=\"\(part.key)\"; filename=\"\(part.fileName)\""
-                    + "\r\nContent-Type: \(part.contentType)\r\n\r\n")
+                builder.append(
+                    "Content-Disposition: form-data; name=\"\(part.key)\"; filename=\"\(part.fileName)\""
+                        + "\r\nContent-Type: \(part.contentType)\r\n\r\n")
                 builder.segments.append(part.content)
             }
             builder.append("\r\n--\(boundary)--\r\n")
@@ -68,8 +70,9 @@ extension Request {
     ///   - form: The form; its body and `Content-Type` are set.
     ///   - method: The method; `POST` by default (`PUT` keeps `PUT`).
     ///   - options: How the request is carried out.
-    public init(url: URL, form: FormData, method: HTTPRequest.Method = .post, options: RequestOptions = RequestOptions())
-    {
+    public init(
+        url: URL, form: FormData, method: HTTPRequest.Method = .post, options: RequestOptions = RequestOptions()
+    ) {
         self.init(url: url, method: method, options: options)
         setForm(form)
     }

@@ -89,8 +89,10 @@ public struct FormData: Sendable {
     ) throws {
         let length = try FileSegmentReader.size(ofFileAt: path)
         let name = fileName ?? path.split(separator: "/").last.map(String.init) ?? path
-        files.append(FilePart(key: key, fileName: name, contentType: contentType ?? Self.mimeType(forPath: path),
-                              content: .file(path: path, length: length)))
+        files.append(
+            FilePart(
+                key: key, fileName: name, contentType: contentType ?? Self.mimeType(forPath: path),
+                content: .file(path: path, length: length)))
     }
 
     /// Replaces every file or data part for a key with this file (`setFile:withFileName:andContentType:forKey:`).

@@ -19,7 +19,9 @@ struct DataPathHttpbinTests {
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.singleValueContainer()
-                if let one = try? container.decode(String.self) { self = .one(one) } else {
+                if let one = try? container.decode(String.self) {
+                    self = .one(one)
+                } else {
                     self = .many(try container.decode([String].self))
                 }
             }
@@ -78,7 +80,8 @@ struct DataPathHttpbinTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let text = DataPath.text(50_000)
             try DataPath.write(text, to: directory + "/body.txt")
-            let request = Request(url: httpbin.url("/put"), method: .put, body: try .file(atPath: directory + "/body.txt"))
+            let request = Request(
+                url: httpbin.url("/put"), method: .put, body: try .file(atPath: directory + "/body.txt"))
             let echo = try Self.echo(try await DataPath.client().send(request))
             #expect(echo.data == String(decoding: text, as: UTF8.self))
         }
@@ -87,7 +90,8 @@ struct DataPathHttpbinTests {
     @Test(arguments: [("GET", "POST"), ("DELETE", "DELETE"), ("PATCH", "PATCH")])
     func methodsWithABody(method: String, sent: String) async throws {
         try await withHttpbin { httpbin in
-            let request = Request(url: httpbin.url("/anything"), method: HTTPRequest.Method(method)!, body: .string("x=1"))
+            let request = Request(
+                url: httpbin.url("/anything"), method: HTTPRequest.Method(method)!, body: .string("x=1"))
             let echo = try Self.echo(try await DataPath.client().send(request))
             #expect(echo.method == sent)
             #expect(echo.data == "x=1")

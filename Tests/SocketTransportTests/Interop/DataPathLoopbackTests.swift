@@ -14,14 +14,17 @@ struct DataPathLoopbackTests {
     static let binary = DataPath.bytes(1 << 20)
 
     /// Serves `content` as a static file would: 200, or 206 from `Range: bytes=N-`.
-    static func ranged(_ request: RecordedRequest, _ content: [UInt8], headers: [(String, String)] = [])
+    static func ranged(
+        _ request: RecordedRequest, _ content: [UInt8], headers: [(String, String)] = []
+    )
         -> LoopbackResponse
     {
         guard let range = request.header("Range"), let start = Int(range.dropFirst(6).dropLast()) else {
             return .status(200, headers: headers, body: content)
         }
-        return .status(206, headers: headers + [("Content-Range", "bytes \(start)-\(content.count - 1)/\(content.count)")],
-                       body: Array(content[start...]))
+        return .status(
+            206, headers: headers + [("Content-Range", "bytes \(start)-\(content.count - 1)/\(content.count)")],
+            body: Array(content[start...]))
     }
 
     static func head(_ status: String, _ headers: [(String, String)]) -> [UInt8] {

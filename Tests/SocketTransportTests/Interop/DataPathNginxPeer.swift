@@ -123,16 +123,19 @@ final class DataPathNginxPeer {
     private func launch(executable: String) throws {
         let child = try ChildProcess(
             executable: executable,
-            arguments: ["-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
-                        "-g", "daemon off;"],
+            arguments: [
+                "-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
+                "-g", "daemon off;",
+            ],
             logPath: directory + "/output.log")
         process = child
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
-                let log = (FileManager.default.contents(atPath: directory + "/error.log").map {
-                    String(decoding: $0, as: UTF8.self)
-                } ?? "") + child.logTail
+                let log =
+                    (FileManager.default.contents(atPath: directory + "/error.log").map {
+                        String(decoding: $0, as: UTF8.self)
+                    } ?? "") + child.logTail
                 throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: log)
             }
             if LoopbackPorts.accepts(port) { return }

@@ -12,15 +12,17 @@ struct DataPathNginxTests {
     static let text = DataPath.text(2 << 20)
 
     static func withPeer(_ body: (DataPathNginxPeer) async throws -> Void) async throws {
-        try await withDataNginx(files: ["data.bin": binary, "text.txt": text],
-                                precompressed: ["text.txt": try DataPath.gzip(text)], body)
+        try await withDataNginx(
+            files: ["data.bin": binary, "text.txt": text],
+            precompressed: ["text.txt": try DataPath.gzip(text)], body)
     }
 
     @Test func aStaticFileDownloadsToTheDestination() async throws {
         try await Self.withPeer { nginx in
             let directory = try DataPath.directory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let response = try await DataPath.client().send(DataPath.download(nginx.url("/files/data.bin"), into: directory))
+            let response = try await DataPath.client().send(
+                DataPath.download(nginx.url("/files/data.bin"), into: directory))
             #expect(response.status == .ok)
             #expect(DataPath.read(directory + "/out") == Self.binary)
             #expect(DataPath.listing(directory) == ["out"])
@@ -36,7 +38,9 @@ struct DataPathNginxTests {
             let response = try await DataPath.client()
                 .send(DataPath.download(nginx.url("/files/data.bin"), into: directory, resume: true))
             #expect(response.status == .partialContent)
-            #expect(response.headerFields[.contentRange] == "bytes \(partial)-\(Self.binary.count - 1)/\(Self.binary.count)")
+            #expect(
+                response.headerFields[.contentRange] == "bytes \(partial)-\(Self.binary.count - 1)/\(Self.binary.count)"
+            )
             #expect(DataPath.read(directory + "/out") == Self.binary)
             #expect(DataPath.listing(directory) == ["out"])
         }
@@ -138,8 +142,9 @@ struct DataPathNginxTests {
             let directory = try DataPath.directory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try DataPath.write(Self.binary, to: directory + "/upload.bin")
-            let request = Request(url: nginx.url("/dav/upload.bin"), method: .put,
-                                  body: try .file(atPath: directory + "/upload.bin"))
+            let request = Request(
+                url: nginx.url("/dav/upload.bin"), method: .put,
+                body: try .file(atPath: directory + "/upload.bin"))
             let response = try await DataPath.client().send(request)
             #expect(response.status == .created)
             #expect(DataPath.read(nginx.documentPath("dav/upload.bin")) == Self.binary)
@@ -158,8 +163,9 @@ struct DataPathNginxTests {
             let request = Request(url: nginx.url("/dav/composed.bin"), method: .put, body: builder.body)
             let response = try await DataPath.client().send(request)
             #expect(response.status == .created)
-            #expect(DataPath.read(nginx.documentPath("dav/composed.bin"))
-                == Array("head\n".utf8) + Self.binary + Array("tail\n".utf8))
+            #expect(
+                DataPath.read(nginx.documentPath("dav/composed.bin"))
+                    == Array("head\n".utf8) + Self.binary + Array("tail\n".utf8))
         }
     }
 
@@ -169,8 +175,9 @@ struct DataPathNginxTests {
             let directory = try DataPath.directory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try DataPath.write(Self.text, to: directory + "/upload.txt")
-            var request = Request(url: nginx.url("/dav/upload.txt.gz"), method: .put,
-                                  body: try .file(atPath: directory + "/upload.txt"))
+            var request = Request(
+                url: nginx.url("/dav/upload.txt.gz"), method: .put,
+                body: try .file(atPath: directory + "/upload.txt"))
             request.options.compressesRequestBody = true
             request.options.httpVersion = version
             let response = try await DataPath.client().send(request)

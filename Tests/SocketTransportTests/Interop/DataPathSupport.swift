@@ -16,7 +16,9 @@ enum DataPath {
     static func bytes(_ count: Int, seed: UInt32 = 0x9E37_79B9) -> [UInt8] {
         var state = seed | 1
         return (0..<count).map { _ in
-            state ^= state << 13; state ^= state >> 17; state ^= state << 5
+            state ^= state << 13
+            state ^= state >> 17
+            state ^= state << 5
             return UInt8(truncatingIfNeeded: state)
         }
     }
@@ -63,7 +65,8 @@ enum DataPath {
     static func download(_ url: URL, into directory: String, resume: Bool = false) -> Request {
         var request = Request(url: url)
         request.options.download = DownloadOptions(
-            destinationPath: directory + "/out", temporaryPath: resume ? directory + "/part" : nil, allowsResume: resume)
+            destinationPath: directory + "/out", temporaryPath: resume ? directory + "/part" : nil, allowsResume: resume
+        )
         return request
     }
 }
