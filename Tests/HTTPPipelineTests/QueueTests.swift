@@ -206,6 +206,27 @@ import Testing
         #expect(count == 0)
     }
 
+    @Test func waitingOnTheHandleOfARequestThatHasNotStarted() async throws {
+        let gate = GateTransport()
+        let queue = RequestQueue(client: Client(transport: gate.transport),
+                                 configuration: .init(maxConcurrentRequests: 1))
+        queue.add(Request("http://a.example/first"))
+        let second = queue.add(Request("http://a.example/second"))
+        queue.go()
+        try await gate.waitForArrivals(1)
+        let done = HopRecorder()
+        async let waited: Void = { await second.wait(); done.append("second over") }()
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(done.values.isEmpty)  // it has not even started: wait() must not return
+        gate.release("/first")
+        gate.release("/second")
+        await waited
+        #expect(done.values == ["second over"])
+        #expect(gate.arrivals == ["/first", "/second"])
+        await queue.waitUntilFinished()
+        await second.wait()  // returns at once once over
+    }
+
     @Test func clearedCallbacksStayQuietButTheQueueStillHears() async throws {
         let gate = GateTransport()
         let log = HopRecorder()
