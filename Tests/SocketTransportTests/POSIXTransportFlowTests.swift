@@ -80,3 +80,27 @@ func silentListener() throws -> (Int32, Int) {
     }
     return (listener, Int(UInt16(bigEndian: address.sin_port)))
 }
+
+extension POSIXTransportFlowTests {
+    @Test func earlyAnswerDuringAnUploadIsReturned() async throws {
+        // The server reads the head, answers 413 and closes without reading the body.
+        let (listener, port) = try silentListener()
+        defer { close(listener) }
+        try NativeThread.start(name: "test-early") {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while !head.suffix(4).elementsEqual([13, 10, 13, 10]), read(client, &byte, 1) == 1 { head.append(byte) }
+            let answer = Array("HTTP/1.1 413 Content Too Large\r\nConnection: close\r\nContent-Length: 4\r\n\r\nbig!".utf8)
+            _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            usleep(50_000)
+            close(client)
+        }
+        let body = RequestBody.bytes(Array(repeating: UInt8(1), count: 32 * 1024 * 1024))
+        let request = testRequest(URL(string: "http://127.0.0.1:\(port)/up")!, method: .put, body: body)
+        let (response, answer) = try await fetch(POSIXTransport(), request)
+        #expect(response.status.code == 413)
+        #expect(answer == Array("big!".utf8))
+    }
+}

@@ -21,14 +21,26 @@ struct HTTP1Exchange {
         connection.parser.expectResponse(toMethod: plan.request.method)
         connection.requestCount += 1
         var writer = RequestWriter(plan: plan, connection: connection, context: context)
-        try await writer.write()
+        // A server may answer before the body is sent (413, 401, 417) and close; the write then fails but the
+        // answer can still be read. The connection is not reused after an incomplete request.
+        var writeError: ClientError?
+        do {
+            try await writer.write()
+        } catch let error as ClientError where error.code == .connectFailed {
+            writeError = error
+        }
 
         var head: HTTP1ResponseHead?
         var chunks: [[UInt8]] = []
         var ended = false
         while head == nil {
-            let count = try await connection.read()
-            try connection.parse(count)
+            let count: Int
+            do {
+                count = try await connection.read()
+                try connection.parse(count)
+            } catch let error as ClientError where error.code == .connectFailed {
+                throw writeError ?? error
+            }
             for event in connection.events {
                 switch event {
                 case .head(let interim) where interim.isInformational: continue
@@ -49,7 +61,7 @@ struct HTTP1Exchange {
         var progress = ProgressCounter(context: context, direction: .download, expected: expected)
         for chunk in chunks { progress.add(chunk.count) }
         let reuse = ReusePolicy(
-            keepAlive: head.keepAlive && plan.persistent,
+            keepAlive: head.keepAlive && plan.persistent && writeError == nil,
             idleTimeout: head.keepAliveTimeout.map { UInt64(max(0, $0)) &* 1_000_000_000 } ?? plan.idleTimeout)
 
         let source: any ResponseBodySource
