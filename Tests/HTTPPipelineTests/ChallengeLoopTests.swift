@@ -57,7 +57,7 @@ import Testing
     @Test func presentingBeforeChallengeCanBeTurnedOff() async throws {
         let transport = Self.server()
         let credentials = SessionCredentialStore()
-        try await credentials.save(Credential(user: "alice", password: "wonderland"),
+        await credentials.save(Credential(user: "alice", password: "wonderland"),
                                    for: CredentialScope(scheme: "http", host: "a.example", port: 80))
         var request = Request("http://a.example/")
         request.options.presentsCredentialsBeforeChallenge = false

@@ -13,7 +13,7 @@ public final class MemoryCookieJar: CookieStore {
     /// Returns the unexpired cookies that match `url`, longer paths first, then older first.
     /// - Parameter url: The request URL.
     /// - Returns: The cookies to send.
-    public func cookies(for url: URL) async throws -> [Cookie] {
+    public func cookies(for url: URL) async -> [Cookie] {
         let now = Date()
         let matching = cookiesByIdentity.withLock { cookies in
             cookies.values.filter { $0.matches(url, at: now) }
@@ -27,7 +27,7 @@ public final class MemoryCookieJar: CookieStore {
     /// - Parameters:
     ///   - cookies: The cookies.
     ///   - url: The URL that set them.
-    public func store(_ cookies: [Cookie], receivedFrom url: URL) async throws {
+    public func store(_ cookies: [Cookie], receivedFrom url: URL) async {
         let now = Date()
         cookiesByIdentity.withLock { stored in
             for var cookie in cookies {

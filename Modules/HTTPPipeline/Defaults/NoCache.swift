@@ -8,15 +8,15 @@ public struct NoCache: CacheStore {
     /// Always `nil`.
     /// - Parameter key: Ignored.
     /// - Returns: `nil`.
-    public func cachedResponse(forKey key: String) async throws -> CachedResponse? { nil }
+    public func cachedResponse(forKey key: String) async -> CachedResponse? { nil }
 
     /// Does nothing.
     /// - Parameters:
     ///   - response: Ignored.
     ///   - key: Ignored.
-    public func store(_ response: CachedResponse, forKey key: String) async throws {}
+    public func store(_ response: CachedResponse, forKey key: String) async {}
 
     /// Does nothing.
     /// - Parameter key: Ignored.
-    public func removeResponse(forKey key: String) async throws {}
+    public func removeResponse(forKey key: String) async {}
 }

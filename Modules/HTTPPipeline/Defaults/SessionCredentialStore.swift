@@ -13,7 +13,7 @@ public final class SessionCredentialStore: CredentialStore {
     /// without a realm matches any realm on the same scheme, host, port and target.
     /// - Parameter scope: Where the credential is needed.
     /// - Returns: The credential, or `nil`.
-    public func credential(for scope: CredentialScope) async throws -> Credential? {
+    public func credential(for scope: CredentialScope) async -> Credential? {
         credentials.withLock { stored in
             if let exact = stored[scope] { return exact }
             var realmless = scope
@@ -31,13 +31,13 @@ public final class SessionCredentialStore: CredentialStore {
     /// - Parameters:
     ///   - credential: The credential.
     ///   - scope: Where it applies.
-    public func save(_ credential: Credential, for scope: CredentialScope) async throws {
+    public func save(_ credential: Credential, for scope: CredentialScope) async {
         credentials.withLock { $0[scope] = credential }
     }
 
     /// Removes the credential saved for exactly this scope.
     /// - Parameter scope: The scope.
-    public func removeCredential(for scope: CredentialScope) async throws {
+    public func removeCredential(for scope: CredentialScope) async {
         credentials.withLock { _ = $0.removeValue(forKey: scope) }
     }
 
