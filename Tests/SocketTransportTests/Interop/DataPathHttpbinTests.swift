@@ -87,14 +87,15 @@ struct DataPathHttpbinTests {
         }
     }
 
-    @Test(arguments: [("GET", "POST"), ("DELETE", "DELETE"), ("PATCH", "PATCH")])
-    func methodsWithABody(method: String, sent: String) async throws {
+    @Test func methodsWithABody() async throws {
         try await withHttpbin { httpbin in
-            let request = Request(
-                url: httpbin.url("/anything"), method: HTTPRequest.Method(method)!, body: .string("x=1"))
-            let echo = try Self.echo(try await DataPath.client().send(request))
-            #expect(echo.method == sent)
-            #expect(echo.data == "x=1")
+            for (method, sent) in [("GET", "POST"), ("DELETE", "DELETE"), ("PATCH", "PATCH")] {
+                let request = Request(
+                    url: httpbin.url("/anything"), method: HTTPRequest.Method(method)!, body: .string("x=1"))
+                let echo = try Self.echo(try await DataPath.client().send(request))
+                #expect(echo.method == sent)
+                #expect(echo.data == "x=1")
+            }
         }
     }
 
@@ -112,45 +113,48 @@ struct DataPathHttpbinTests {
         }
     }
 
-    @Test(arguments: ["/gzip", "/deflate"])
-    func compressedResponsesAreInflated(path: String) async throws {
+    @Test func compressedResponsesAreInflated() async throws {
         try await withHttpbin { httpbin in
-            for atEnd in [true, false] {
-                var request = Request(url: httpbin.url(path))
-                request.options.inflatesWhenComplete = atEnd
-                let response = try await DataPath.client().send(request)
-                #expect(response.isResponseCompressed)
-                let key = path == "/gzip" ? "\"gzipped\": true" : "\"deflated\": true"
-                #expect(response.text().contains(key))
-                #expect(response.text().contains("\"Accept-Encoding\": \"gzip, deflate\""))
-                #expect((response.rawBody != response.body) == atEnd)
+            for path in ["/gzip", "/deflate"] {
+                for atEnd in [true, false] {
+                    var request = Request(url: httpbin.url(path))
+                    request.options.inflatesWhenComplete = atEnd
+                    let response = try await DataPath.client().send(request)
+                    #expect(response.isResponseCompressed)
+                    let key = path == "/gzip" ? "\"gzipped\": true" : "\"deflated\": true"
+                    #expect(response.text().contains(key))
+                    #expect(response.text().contains("\"Accept-Encoding\": \"gzip, deflate\""))
+                    #expect((response.rawBody != response.body) == atEnd)
+                }
             }
         }
     }
 
-    @Test(arguments: [1, 40_000, 99_999])
-    func aResumedRangeDownloadIsByteIdentical(partial: Int) async throws {
+    @Test func aResumedRangeDownloadIsByteIdentical() async throws {
         try await withHttpbin { httpbin in
-            let directory = try DataPath.directory()
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let full = (0..<100_000).map { UInt8(97 + $0 % 26) }
-            try DataPath.write(Array(full.prefix(partial)), to: directory + "/part")
-            let response = try await DataPath.client()
-                .send(DataPath.download(httpbin.url("/range/100000"), into: directory, resume: true))
-            #expect(response.status == .partialContent)
-            #expect(DataPath.read(directory + "/out") == full)
+            for partial in [1, 40_000, 99_999] {
+                let directory = try DataPath.directory()
+                defer { try? FileManager.default.removeItem(atPath: directory) }
+                let full = (0..<100_000).map { UInt8(97 + $0 % 26) }
+                try DataPath.write(Array(full.prefix(partial)), to: directory + "/part")
+                let response = try await DataPath.client()
+                    .send(DataPath.download(httpbin.url("/range/100000"), into: directory, resume: true))
+                #expect(response.status == .partialContent)
+                #expect(DataPath.read(directory + "/out") == full)
+            }
         }
     }
 
-    @Test(arguments: ["/bytes/60000?seed=7", "/stream-bytes/200000?seed=7&chunk_size=3000"])
-    func downloadsMatchTheBodyInMemory(path: String) async throws {
+    @Test func downloadsMatchTheBodyInMemory() async throws {
         try await withHttpbin { httpbin in
-            let directory = try DataPath.directory()
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let inMemory = try await DataPath.client().send(Request(url: httpbin.url(path)))
-            _ = try await DataPath.client().send(DataPath.download(httpbin.url(path), into: directory))
-            #expect(!inMemory.body.isEmpty)
-            #expect(DataPath.read(directory + "/out") == inMemory.body)
+            for path in ["/bytes/60000?seed=7", "/stream-bytes/200000?seed=7&chunk_size=3000"] {
+                let directory = try DataPath.directory()
+                defer { try? FileManager.default.removeItem(atPath: directory) }
+                let inMemory = try await DataPath.client().send(Request(url: httpbin.url(path)))
+                _ = try await DataPath.client().send(DataPath.download(httpbin.url(path), into: directory))
+                #expect(!inMemory.body.isEmpty)
+                #expect(DataPath.read(directory + "/out") == inMemory.body)
+            }
         }
     }
 
