@@ -138,3 +138,19 @@ import Testing
         #expect(finished.withLock { $0?.body } == [])
     }
 }
+
+@Suite struct PartialContentDecodingTests {
+    @Test func aPartialResponseOfCompressedBytesIsNotInflated() async throws {
+        let slice = Array(XorCodec.encode(ContentDecodingTests.plain).dropFirst(10))
+        let transport = ScriptedTransport { _, _ in
+            Response(
+                status: .partialContent,
+                headerFields: fields([(.contentEncoding, "gzip"), (.contentRange, "bytes 10-99/100")]),
+                body: ResponseBody(bytes: slice))
+        }
+        var request = Request(url: URL(string: "http://a.example/")!)
+        request.headerFields[.range] = "bytes=10-"
+        let response = try await Client(transport: transport, codecs: [XorCodec()]).send(request)
+        #expect(response.body == slice)
+    }
+}

@@ -41,9 +41,16 @@ enum ContentCoding {
     }
 
     /// Whether the response's body needs decoding and every coding has a codec. Bodiless responses (`HEAD`,
-    /// 204, 304) and unknown codings are passed through untouched.
-    static func isDecodable(_ head: ResponseHead, method: HTTPRequest.Method, codecs: [any ContentCodec]) -> Bool {
+    /// 204, 304), unknown codings and, unless `partial` is allowed, a 206 (a slice of a compressed stream, which
+    /// cannot be inflated on its own) are passed through untouched.
+    static func isDecodable(
+        _ head: ResponseHead,
+        method: HTTPRequest.Method,
+        codecs: [any ContentCodec],
+        partial: Bool = false
+    ) -> Bool {
         guard method != .head, head.status.code != 204, head.status.code != 304 else { return false }
+        guard partial || head.status.code != 206 else { return false }
         let codings = codings(in: head.headerFields)
         return !codings.isEmpty && codings.allSatisfy { codec(for: $0, in: codecs) != nil }
     }

@@ -37,7 +37,8 @@ struct FileDownload {
             }
             append = true
         }
-        let compressed = ContentCoding.isDecodable(head, method: request.method, codecs: codecs)
+        // A resumed 206 completes the compressed file, which is then whole and can be inflated.
+        let compressed = ContentCoding.isDecodable(head, method: request.method, codecs: codecs, partial: append)
         // A resumable download keeps the compressed bytes, the only state a later Range can continue.
         let inflateAtEnd = compressed && (request.options.inflatesWhenComplete || options.allowsResume)
         var body = response.body
