@@ -19,7 +19,9 @@ struct QueueProgressTally: Sendable, Equatable {
         /// The bytes the request reported (the sum of its byte deltas).
         var bytes: Int64 = 0
 
-        var size: Int64 { isUnit ? 1 : (reported > 0 ? reported : base) }
+        /// A known size wins over what the request reports on the way, so a redirect's own body does not move
+        /// the total; a request sized by nothing beforehand takes its reported size.
+        var size: Int64 { isUnit ? 1 : (base > 0 ? base : max(reported, 0)) }
         var done: Int64 { isUnit ? 0 : min(max(bytes, 0), size) }
     }
 

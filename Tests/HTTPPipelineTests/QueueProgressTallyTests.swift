@@ -1,0 +1,69 @@
+import HTTPCore
+@testable import HTTPPipeline
+import Testing
+
+@Suite struct QueueProgressTallyTests {
+    let a = RequestID(rawValue: 1)
+    let b = RequestID(rawValue: 2)
+
+    func event(_ id: RequestID, delta: Int64 = 0, size: Int64 = 0) -> ProgressEvent {
+        ProgressEvent(requestID: id, direction: .download, completedBytes: 0, expectedBytes: nil, byteDelta: delta,
+                      sizeIncrement: size)
+    }
+
+    @Test func unitsAddUpAndEndAtOne() {
+        var tally = QueueProgressTally()
+        tally.add(a, size: nil, isUnit: true)
+        tally.add(b, size: nil, isUnit: true)
+        #expect(tally.fraction == 0 && tally.total == 2)
+        tally.apply(event(a, delta: 500, size: 500))  // bytes do not move a unit
+        #expect(tally.done == 0)
+        tally.complete(a)
+        #expect(tally.fraction == 0.5)
+        tally.complete(b)
+        #expect(tally.fraction == 1 && tally.total == 2)
+    }
+
+    @Test func aPresizedRequestKeepsItsSizeThroughARedirect() {
+        var tally = QueueProgressTally()
+        tally.add(a, size: nil, isUnit: false)
+        tally.presize(a, length: 1_000)
+        #expect(tally.total == 1_000)
+        tally.apply(event(a, size: 20))  // the redirect's own body announced
+        tally.apply(event(a, size: -20))  // and taken back
+        tally.apply(event(a, delta: 400, size: 1_000))
+        #expect(tally.total == 1_000 && tally.done == 400)
+        tally.complete(a)
+        #expect(tally.fraction == 1)
+    }
+
+    @Test func anUnsizedRequestCountsOneUnitWhenOver() {
+        var tally = QueueProgressTally()
+        tally.add(a, size: nil, isUnit: false)
+        tally.add(b, size: 100, isUnit: false)
+        tally.apply(event(b, delta: 100))
+        #expect(tally.fraction == 1)  // nothing else is known yet
+        tally.apply(event(a, delta: 50))  // bytes of unknown total
+        tally.complete(a)
+        tally.complete(b)
+        #expect(tally.total == 101 && tally.done == 101)
+    }
+
+    @Test func bytesAreClampedToTheSize() {
+        var tally = QueueProgressTally()
+        tally.add(a, size: 10, isUnit: false)
+        tally.apply(event(a, delta: 25))
+        #expect(tally.done == 10)
+        tally.apply(event(a, delta: -30))
+        #expect(tally.done == 0)
+    }
+
+    @Test func aHeadWithoutLengthMakesAUnit() {
+        var tally = QueueProgressTally()
+        tally.add(a, size: nil, isUnit: false)
+        tally.presize(a, length: nil)
+        #expect(tally.total == 1)
+        tally.apply(event(a, delta: 999, size: 999))
+        #expect(tally.total == 1 && tally.done == 0)
+    }
+}
