@@ -1,8 +1,8 @@
 import FoundationEssentials
 import HTTPCore
+import HTTPTesting
 import Logging
 import SocketTransport
-import Synchronization
 import Testing
 
 /// `POSIXTransport` against a real nginx: plain HTTP, TLS validation (trusted CA, system store, wrong host name,
@@ -25,13 +25,15 @@ struct NginxInteropTests {
     @Test(arguments: [NginxPeer.Server.plain, .tls])
     func oneKiBFileArrivesIntactWithProgress(over server: NginxPeer.Server) async throws {
         try await withNginx { nginx in
-            let progress = LastDownloadProgress()
+            let progress = RecordingProgressSink()
             let tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
             let (response, body) = try await fetch(nginx.url("/1k.bin", on: server), tls: tls, progress: progress)
             #expect(response.status == .ok)
             #expect(response.body.expectedLength == 1024)
             #expect(body == NginxPeer.oneKiB)
-            #expect(progress.completedBytes == 1024)
+            let downloaded = progress.events(.download).map(\.completedBytes)
+            #expect(downloaded.last == 1024)
+            #expect(downloaded == downloaded.sorted(), "progress went backwards: \(downloaded)")
         }
     }
 
@@ -166,7 +168,7 @@ struct NginxInteropTests {
 private func fetch(
     _ url: URL,
     tls: TLSOptions = TLSOptions(),
-    progress: any ProgressSink = LastDownloadProgress(),
+    progress: any ProgressSink = RecordingProgressSink(),
     with transport: POSIXTransport? = nil
 ) async throws -> (Response, [UInt8]) {
     var request = Request(url: url)
@@ -198,17 +200,5 @@ private func withTransport<Result>(_ body: (POSIXTransport) async throws -> Resu
     } catch {
         try? await transport.shutdown()
         throw error
-    }
-}
-
-/// Keeps the latest download byte count. (`HTTPTesting.RecordingProgressSink` can replace it once it exists.)
-private final class LastDownloadProgress: ProgressSink, Sendable {
-    private let latest = Mutex<Int64?>(nil)
-
-    var completedBytes: Int64? { latest.withLock { $0 } }
-
-    func receive(_ event: ProgressEvent) {
-        guard event.direction == .download else { return }
-        latest.withLock { $0 = event.completedBytes }
     }
 }
