@@ -154,3 +154,36 @@ import Testing
         #expect(response.body == slice)
     }
 }
+
+@Suite struct TextEncodingTests {
+    static func response(_ bytes: [UInt8], contentType: String?) async throws -> ClientResponse {
+        var fields = HTTPFields()
+        if let contentType { fields[.contentType] = contentType }
+        let transport = ScriptedTransport { [fields] _, _ in
+            Response(status: .ok, headerFields: fields, body: ResponseBody(bytes: bytes))
+        }
+        return try await Client(transport: transport).send(Request(url: URL(string: "http://a.example/")!))
+    }
+
+    @Test(
+        arguments: [
+            ("text/html; charset=UTF-8", [0xC3, 0xA9], "é"),
+            ("text/html; charset=\"iso-8859-1\"", [0xE9], "é"),
+            ("text/html; charset=windows-1252", [0x80, 0x93, 0x94, 0xE9], "€“”é"),
+            ("text/plain; charset=utf-16", [0xFF, 0xFE, 0x41, 0x00, 0xAC, 0x20], "A€"),
+            ("text/plain; charset=utf-16", [0x00, 0x41, 0x20, 0xAC], "A€"),
+            ("text/plain; charset=UTF-16LE", [0x41, 0x00], "A"),
+            ("text/plain; charset=utf-16be", [0x00, 0x41, 0x00], "A\u{FFFD}"),
+        ] as [(String, [UInt8], String)])
+    func charsetsAreDecoded(contentType: String, bytes: [UInt8], text: String) async throws {
+        #expect(try await Self.response(bytes, contentType: contentType).text() == text)
+    }
+
+    @Test func theDefaultEncodingAppliesWithoutACharset() async throws {
+        #expect(try await Self.response([0xE9], contentType: "text/plain").text() == "é")
+        #expect(try await Self.response([0xE9], contentType: nil).text(defaultEncoding: .utf8) == "\u{FFFD}")
+        let unknown = try await Self.response([0x80], contentType: "text/plain; charset=klingon")
+        #expect(unknown.text(defaultEncoding: .windows1252) == "€")
+        #expect(TextEncoding(charset: "nope") == nil)
+    }
+}

@@ -40,46 +40,13 @@ public struct ClientResponse: Sendable {
 
     /// The body as text, decoded with the `charset` of `Content-Type` (ASIHTTPRequest's `responseString`).
     ///
-    /// UTF-8, US-ASCII and ISO-8859-1 are understood; any other or missing charset uses `defaultEncoding`.
+    /// UTF-8, US-ASCII, ISO-8859-1, Windows-1252 and UTF-16 are understood; any other or missing charset uses
+    /// `defaultEncoding`.
     /// - Parameter defaultEncoding: The charset used when the response names none; ISO-8859-1 as in
     ///   ASIHTTPRequest.
     /// - Returns: The decoded text; invalid UTF-8 sequences become U+FFFD.
     public func text(defaultEncoding: TextEncoding = .isoLatin1) -> String {
         let encoding = headerFields[.contentType].flatMap(TextEncoding.init(contentType:)) ?? defaultEncoding
         return encoding.decode(body)
-    }
-}
-
-/// A character encoding for response text.
-public enum TextEncoding: Sendable, Hashable {
-    /// UTF-8.
-    case utf8
-    /// ISO-8859-1 (Latin-1); US-ASCII is its subset.
-    case isoLatin1
-
-    /// The encoding named by a `Content-Type`'s `charset` parameter, if known.
-    /// - Parameter contentType: The `Content-Type` value.
-    public init?(contentType: String) {
-        let parameters = contentType.split(separator: ";").dropFirst()
-        guard let charset = parameters.lazy.compactMap({ parameter -> Substring? in
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingOWS().lowercased() == "charset" else { return nil }
-            return pair[1].trimmingOWS()
-        }).first else { return nil }
-        switch charset.filter({ $0 != "\"" && $0 != "'" }).lowercased() {
-        case "utf-8", "utf8": self = .utf8
-        case "iso-8859-1", "latin1", "iso8859-1", "us-ascii", "ascii": self = .isoLatin1
-        default: return nil
-        }
-    }
-
-    /// Decodes bytes.
-    /// - Parameter bytes: The bytes.
-    /// - Returns: The text.
-    public func decode(_ bytes: [UInt8]) -> String {
-        switch self {
-        case .utf8: String(decoding: bytes, as: UTF8.self)
-        case .isoLatin1: String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-        }
     }
 }
