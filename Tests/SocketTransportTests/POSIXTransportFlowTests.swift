@@ -42,7 +42,8 @@ final class FixedAllowance: BandwidthLimiter {
         #expect(body == payload)
         #expect(server.requests.first?.body == payload)
         #expect(limiter.count(.upload) >= 10)
-        #expect(limiter.count(.download) >= 10)
+        // The first read (with the head) is not limited and may hold up to one buffer (16 KiB) of the body.
+        #expect(limiter.count(.download) >= 8)
         #expect(limiter.calls.withLock { $0.allSatisfy { $0.wanted >= 1 } })
     }
 

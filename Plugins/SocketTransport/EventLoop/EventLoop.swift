@@ -7,10 +7,10 @@ import Synchronization
 
 /// One `epoll` reactor thread: it turns readiness edges and timer deadlines into resumed continuations.
 ///
-/// The loop does no socket I/O itself. Tasks read and write on their own threads and only come to the loop
-/// (through ``IOHandle/wait(for:until:)``) when a call would block: the socket is then armed one-shot for that
-/// direction and the event resumes the waiting task directly, one thread hop per wait. Sockets nobody waits on
-/// are disarmed and never wake the loop.
+/// The loop does no socket I/O itself. Sockets are registered once, edge-triggered for both directions; tasks
+/// read and write on their own threads and only come to the loop (through ``IOHandle/wait(for:until:)``) when
+/// a call would block. A readiness edge resumes the waiting task directly, so a request costs one thread hop
+/// per wait and no `epoll_ctl` after connecting.
 ///
 /// Timers: each waiting handle has at most one entry in a heap ordered by deadline; a later deadline is picked
 /// up lazily when the entry comes due, so resetting an inactivity timer costs nothing. The loop sleeps in
@@ -76,7 +76,7 @@ final class EventLoop: Sendable {
         _ = Glibc.close(epollFD)
     }
 
-    /// Registers a socket, disarmed (see ``arm(_:for:)``), and returns its handle.
+    /// Registers a socket, edge-triggered for reading and writing, and returns its handle.
     /// - Parameter fd: A non-blocking socket.
     /// - Returns: The handle to wait on.
     /// - Throws: ``ClientError`` with ``ClientError/Code/connectFailed`` when the loop was stopped or `epoll_ctl`
@@ -93,12 +93,12 @@ final class EventLoop: Sendable {
                 registry.generations.append(0)
             }
             let id = UInt64(registry.generations[slot]) << 32 | UInt64(slot)
-            let handle = IOHandle(loop: self, fd: fd, registration: id)
+            let handle = IOHandle(loop: self, registration: id)
             registry.slots[slot] = handle
             return handle
         }
         var event = epoll_event()
-        event.events = EPOLLONESHOT.rawValue
+        event.events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
         event.data.u64 = handle.registration
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
             let error = SyscallError.last("epoll_ctl")
@@ -106,18 +106,6 @@ final class EventLoop: Sendable {
             throw ClientError(.connectFailed, stage: .transport, message: "Cannot watch the socket", underlying: error)
         }
         return handle
-    }
-
-    /// Arms a registered socket for one event in one direction (level-triggered: fires at once when ready).
-    /// - Returns: `nil`, or the error when `epoll_ctl` fails.
-    func arm(_ handle: IOHandle, for interest: IOHandle.Interest) -> ClientError? {
-        var event = epoll_event()
-        event.events = EPOLLONESHOT.rawValue | EPOLLRDHUP.rawValue
-            | (interest == .read ? EPOLLIN.rawValue : EPOLLOUT.rawValue)
-        event.data.u64 = handle.registration
-        guard epoll_ctl(epollFD, EPOLL_CTL_MOD, handle.fd, &event) != 0 else { return nil }
-        return ClientError(.connectFailed, stage: .transport, message: "Cannot watch the socket",
-                           underlying: SyscallError.last("epoll_ctl"))
     }
 
     /// Forgets a handle. Call it before closing the socket; closing removes the socket from `epoll`.
@@ -199,7 +187,12 @@ final class EventLoop: Sendable {
             _ = eventfd_read(wakeFD, &value)
             return
         }
-        registry.withLock { $0.lookup(id) }?.signal()
+        guard let handle = registry.withLock({ $0.lookup(id) }) else { return }
+        let flags = event.events
+        let readable = flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+        let writable = flags & (EPOLLOUT.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+        let hungUp = flags & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+        handle.signal(readable: readable, writable: writable, hungUp: hungUp)
     }
 
     private func fireTimers(into due: inout [TimerHeap.Entry]) {

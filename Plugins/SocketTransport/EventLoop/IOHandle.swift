@@ -1,13 +1,12 @@
 import Synchronization
 
-/// A socket registered with an ``EventLoop``, and the one task waiting on it.
+/// The readiness of one socket registered with an ``EventLoop``, and the one task waiting on it.
 ///
-/// The socket is registered one-shot and disarmed: `epoll` reports nothing until a task arms it. The owner does
-/// I/O on its own thread until a call would block, then calls ``wait(for:until:)``, which stores the
-/// continuation and arms the socket for that one direction (level-triggered, so readiness that arrived in
-/// between fires at once). The loop thread resumes the waiter on the event. Because a socket that nobody waits
-/// on is disarmed, its traffic never wakes the loop: a request that waits inline (see ``Connection``) costs the
-/// loop nothing.
+/// The socket is registered once, edge-triggered, for both directions. Its owner does I/O on its own thread until
+/// a call would block, then calls ``wait(for:until:)``. The loop thread records each edge in ``State`` and
+/// resumes the waiter when the edge matches what it waits for, so no `epoll_ctl` is needed per wait and no edge
+/// is lost: an edge that arrives between the failed call and the wait leaves a flag that makes the wait return
+/// at once (the owner then retries the call, which may block again).
 final class IOHandle: Sendable {
     /// Which readiness a waiter needs.
     enum Interest: Sendable {
@@ -20,33 +19,34 @@ final class IOHandle: Sendable {
     struct TimedOut: Error {}
 
     private struct State {
+        var readable = false
+        var writable = false
+        /// The peer closed its side or the connection broke (`EPOLLRDHUP`, `EPOLLHUP`, `EPOLLERR`); never cleared.
+        var hungUp = false
         var waiter: UnsafeContinuation<Void, any Error>?
+        var interest = Interest.read
         /// The current waiter's deadline.
         var deadline = NanoTime.never
         /// The earliest timer entry the loop holds for this handle (`never` when none).
         var armedDeadline = NanoTime.never
-        /// An event arrived while nobody waited (a reset or hang-up of an idle socket).
-        var sawUnexpectedEvent = false
         /// Once set, every wait fails with it: cancellation, timeout or loop shutdown. The owner closes the socket.
         var failure: (any Error)?
     }
 
     private enum WaitStep {
+        case ready
         case failed(any Error)
         case suspended(armTimer: Bool)
     }
 
     /// The loop that watches the socket.
     let loop: EventLoop
-    /// The socket.
-    let fd: Int32
     /// The loop's registration number for this handle.
     let registration: UInt64
     private let state = Mutex(State())
 
-    init(loop: EventLoop, fd: Int32, registration: UInt64) {
+    init(loop: EventLoop, registration: UInt64) {
         self.loop = loop
-        self.fd = fd
         self.registration = registration
     }
 
@@ -61,21 +61,28 @@ final class IOHandle: Sendable {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let step = state.withLock { state -> WaitStep in
                     if let failure = state.failure { return .failed(failure) }
+                    switch interest {
+                    case .read where state.readable:
+                        state.readable = false
+                        return .ready
+                    case .write where state.writable:
+                        state.writable = false
+                        return .ready
+                    default:
+                        break
+                    }
                     precondition(state.waiter == nil, "two tasks wait on one socket")
                     state.waiter = continuation
+                    state.interest = interest
                     state.deadline = deadline
                     guard deadline < state.armedDeadline else { return .suspended(armTimer: false) }
                     state.armedDeadline = deadline
                     return .suspended(armTimer: true)
                 }
                 switch step {
-                case .failed(let error):
-                    continuation.resume(throwing: error)
-                case .suspended(let armTimer):
-                    if armTimer { loop.addTimer(for: self, at: deadline) }
-                    // The owner cannot close the socket before this closure returns, so arming here is safe even
-                    // if the waiter was already resumed by cancellation.
-                    if let error = loop.arm(self, for: interest) { fail(error) }
+                case .ready: continuation.resume()
+                case .failed(let error): continuation.resume(throwing: error)
+                case .suspended(let armTimer): if armTimer { loop.addTimer(for: self, at: deadline) }
                 }
             }
         } onCancel: {
@@ -83,12 +90,17 @@ final class IOHandle: Sendable {
         }
     }
 
-    /// Resumes the waiter after `epoll` reported an event. Called on the loop thread.
-    func signal() {
+    /// Records readiness reported by `epoll` and resumes a matching waiter. Called on the loop thread.
+    func signal(readable: Bool, writable: Bool, hungUp: Bool) {
         let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
-            guard let waiter = state.waiter else {
-                state.sawUnexpectedEvent = true
-                return nil
+            if hungUp { state.hungUp = true }
+            if readable { state.readable = true }
+            if writable { state.writable = true }
+            guard let waiter = state.waiter else { return nil }
+            switch state.interest {
+            case .read where state.readable: state.readable = false
+            case .write where state.writable: state.writable = false
+            default: return nil
             }
             state.waiter = nil
             return waiter
@@ -128,6 +140,16 @@ final class IOHandle: Sendable {
     /// Whether the handle failed (cancelled, timed out, shut down).
     var hasFailed: Bool { state.withLock { $0.failure != nil } }
 
-    /// Whether the handle failed or `epoll` reported a reset or hang-up while nobody waited.
-    var isTroubled: Bool { state.withLock { $0.failure != nil || $0.sawUnexpectedEvent } }
+    /// Whether `epoll` reported the socket readable since the last wait; for an idle pooled connection that
+    /// means the server closed it or sent something unsolicited.
+    var mayBeReadable: Bool { state.withLock { $0.readable } }
+
+    /// Whether the handle failed or `epoll` ever reported that the peer closed its side or the connection broke.
+    /// The report may have come with the last response's bytes, so the readable flag alone does not show it.
+    var isFinished: Bool { state.withLock { $0.failure != nil || $0.hungUp } }
+
+    /// Forgets a readable edge whose bytes were already consumed (before a connection goes idle).
+    func clearReadable() {
+        state.withLock { $0.readable = false }
+    }
 }

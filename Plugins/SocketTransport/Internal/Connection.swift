@@ -8,9 +8,8 @@ import Synchronization
 /// sending on it, or the response body that is reading from it. Ownership moves with the object; nobody keeps
 /// a second reference that does I/O. That is why it can be `@unchecked Sendable` without a lock of its own.
 ///
-/// I/O happens on the owner's thread. Only when a call would block does the owner wait: briefly inline in
-/// `poll` when that is cheap (``InlineWait``), otherwise on ``handle``, and the event loop resumes it: one
-/// thread hop per wait.
+/// I/O happens on the owner's thread. Only when a call would block does the owner wait on ``handle``, and the
+/// event loop resumes it: one thread hop per wait.
 final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private static let ids = Atomic<UInt64>(0)
     private static let initialBufferSize = 16 * 1024
@@ -39,20 +38,15 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     /// Whether the peer closed its side.
     private(set) var sawEndOfStream = false
     private(set) var isClosed = false
-    private let activity: ActivityCounter
     private var buffer: UnsafeMutableRawBufferPointer
     private var growBuffer = false
-    /// The moving average of how long reads waited (``InlineWait``).
-    private var readWaitAverage: UInt64 = 0
 
     /// Wraps a connected socket.
     /// - Parameters:
     ///   - fd: The connected socket, already registered.
     ///   - handle: Its registration.
     ///   - key: The pool key it serves.
-    ///   - activity: The transport's count of busy connections.
-    init(fd: Int32, handle: IOHandle, key: PoolKey, activity: ActivityCounter) {
-        self.activity = activity
+    init(fd: Int32, handle: IOHandle, key: PoolKey) {
         id = Self.ids.add(1, ordering: .relaxed).newValue
         self.fd = fd
         self.handle = handle
@@ -107,26 +101,12 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
             case .endOfStream:
                 sawEndOfStream = true
                 return 0
-            case .wouldBlock(.read):
-                try await waitUntilReadable()
             case .wouldBlock(let interest):
                 try await wait(for: interest, until: NanoTime.deadline(after: inactivityTimeout), connecting: false)
             case .failed(let error):
                 throw error
             }
         }
-    }
-
-    /// Waits for bytes to read: inline when this is the transport's only active connection and its recent reads
-    /// waited briefly, otherwise through the event loop.
-    private func waitUntilReadable() async throws {
-        let start = NanoTime.now()
-        if readWaitAverage < InlineWait.threshold && activity.isAlone && InlineWait.waitUntilReadable(fd) {
-            readWaitAverage = InlineWait.average(readWaitAverage, adding: NanoTime.now() - start)
-            return
-        }
-        try await wait(for: .read, until: NanoTime.deadline(after: inactivityTimeout), connecting: false)
-        readWaitAverage = InlineWait.average(readWaitAverage, adding: NanoTime.now() - start)
     }
 
     /// The first `count` bytes of the buffer, valid until the next read.
@@ -179,7 +159,10 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     /// - Parameter now: The current ``NanoTime``.
     /// - Returns: Whether to reuse it.
     func isUsable(now: UInt64) -> Bool {
-        !isClosed && idleDeadline > now && !handle.isTroubled && Socket.isQuiet(fd)
+        guard !isClosed, idleDeadline > now, !handle.isFinished else { return false }
+        guard handle.mayBeReadable else { return true }
+        handle.clearReadable()
+        return Socket.isQuiet(fd)
     }
 
     /// Saves the TLS session for resumption (once), when the connection uses TLS.

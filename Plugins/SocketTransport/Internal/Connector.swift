@@ -9,7 +9,6 @@ struct Connector: Sendable {
     let loops: EventLoopGroup
     let resolver: NameResolver
     let tlsContexts: TLSContextCache
-    let activity: ActivityCounter
 
     /// Opens a connection for `key`.
     /// - Parameters:
@@ -62,7 +61,7 @@ struct Connector: Sendable {
             Socket.close(fd)
             throw error
         }
-        let connection = Connection(fd: fd, handle: handle, key: key, activity: activity)
+        let connection = Connection(fd: fd, handle: handle, key: key)
         if started == EINPROGRESS {
             do {
                 try await handle.wait(for: .write, until: deadline)

@@ -25,7 +25,7 @@ final class TransportCore: Sendable {
     }
 
     var connector: Connector {
-        Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts, activity: pool.activity)
+        Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts)
     }
 
     /// Closes idle connections, fails waiters and in-flight waits, and stops the threads. Idempotent.

@@ -36,8 +36,6 @@ final class ConnectionPool: Sendable {
 
     private let maxPerHost: Int
     private let state = Mutex(State())
-    /// Counts checked-out connections; shared with the connections for ``InlineWait``.
-    let activity = ActivityCounter()
 
     /// Creates an empty pool.
     /// - Parameter maxPerHost: The most open connections per key.
@@ -54,12 +52,6 @@ final class ConnectionPool: Sendable {
     /// - Returns: The grant.
     /// - Throws: `CancellationError`, or ``ClientError`` after ``shutDown()``.
     func checkOut(_ key: PoolKey, forceNew: Bool, logger: Logger) async throws -> Grant {
-        let grant = try await grant(key, forceNew: forceNew, logger: logger)
-        activity.begin()
-        return grant
-    }
-
-    private func grant(_ key: PoolKey, forceNew: Bool, logger: Logger) async throws -> Grant {
         var closing: [Connection] = []
         let immediate = try state.withLock { state in
             try state.tryCheckOut(key, forceNew: forceNew, maxPerHost: maxPerHost, closing: &closing)
@@ -107,7 +99,6 @@ final class ConnectionPool: Sendable {
     ///   - connection: The connection; its ``Connection/idleDeadline`` must be set when reused.
     ///   - reuse: Whether it may carry another request.
     func checkIn(_ connection: Connection, reuse: Bool) {
-        activity.end()
         let key = connection.key
         let (handOver, closeIt) = state.withLock { state -> ((Waiter, Grant)?, Bool) in
             if reuse && !state.isShutDown && !connection.isClosed {
@@ -124,7 +115,6 @@ final class ConnectionPool: Sendable {
 
     /// Frees the slot of a ``Grant/create`` that did not produce a connection.
     func releaseSlot(_ key: PoolKey) {
-        activity.end()
         let handOver = state.withLock { $0.freeSlot(key) }
         if let (waiter, grant) = handOver { waiter.continuation.resume(returning: grant) }
     }
