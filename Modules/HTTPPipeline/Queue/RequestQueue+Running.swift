@@ -3,11 +3,17 @@ import HTTPCore
 import Synchronization
 
 extension RequestQueue {
-    /// A request as the queue keeps it.
-    struct Entry: Sendable {
+    /// A request as the queue keeps it; a class, so that the queue's dictionary holds references rather than
+    /// request-sized slots (most of a queue's memory while thousands wait).
+    final class Entry: Sendable {
         /// As the caller added it; what callbacks and results show.
         let original: Request
         let handle: RequestHandle
+
+        init(original: Request, handle: RequestHandle) {
+            self.original = original
+            self.handle = handle
+        }
 
         /// The request as it is sent: its progress also goes to the queue when the queue counts bytes or has a sink.
         func sent(reportingTo progress: QueueProgress) -> Request {
