@@ -75,6 +75,38 @@ import Testing
         #expect(perRequest.map(\.byteDelta).reduce(0, +) == 341_000)
     }
 
+    @Test func anUploadResentAfterAChallengeTakesItsProgressBack() async throws {
+        let server = try LoopbackServer { request in
+            guard request.header("Authorization") == "Basic YWxpY2U6d29uZGVybGFuZA==" else {
+                return .status(401, headers: [("WWW-Authenticate", "Basic realm=\"r\"")], body: Array("no".utf8))
+            }
+            return .ok("stored")
+        }
+        defer { server.shutdown() }
+        let own = RecordingProgressSink()
+        let total = RecordingProgressSink()
+        let transport = POSIXTransport()
+        let queue = RequestQueue(client: Client(transport: transport),
+                                 configuration: .init(showsAccurateProgress: true, progress: total))
+        var request = Request(url: server.url("/upload"), method: .put)
+        request.body = .bytes(Array(repeating: 0x62, count: 200_000))
+        request.options.credential = Credential(user: "alice", password: "wonderland")
+        request.options.progress = own
+        queue.add(request)
+        queue.go()
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+
+        #expect(server.requests.count == 2)
+        let upload = own.events(.upload)
+        #expect(upload.contains { $0.byteDelta == -200_000 })  // the first attempt's bytes are taken back
+        #expect(upload.map(\.byteDelta).reduce(0, +) == 200_000)
+        #expect(upload.map(\.sizeIncrement).reduce(0, +) == 200_000)
+        let totals = total.events(.upload).filter(\.isAggregate)
+        #expect(totals.last?.completedBytes == 200_000 && totals.last?.expectedBytes == 200_000)
+        #expect(queue.uploadProgress == 1.0)
+    }
+
     @Test func aConnectionFailureCancelsTheRestAndFinishesOnce() async throws {
         let server = try LoopbackServer { request in
             request.path == "/broken" ? .closeWithoutResponse : .ok("fine")
