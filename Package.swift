@@ -11,10 +11,12 @@ let package = Package(
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
         .executable(name: "Tour", targets: ["Tour"]),
+        .executable(name: "asi", targets: ["ASICommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         // Core: plug-in protocols and value types. Depends on nothing of ours.
@@ -47,6 +49,14 @@ let package = Package(
             name: "Tour",
             dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "HTTPTesting"],
             path: "Examples/Tour"
+        ),
+        .executableTarget(
+            name: "ASICommand",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/asi"
         ),
 
         // Tests.
