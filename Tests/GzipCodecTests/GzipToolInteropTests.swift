@@ -68,3 +68,39 @@ struct GzipToolInteropTests {
         #expect(try decode(try Self.read(directory + "/named.txt.gz"), as: "gzip", pieces: 3) == Samples.text)
     }
 }
+
+/// The one-shot and file helpers (`ASIDataCompressor`, `ASIDataDecompressor`) against the `gzip` tool.
+@Suite(.enabled(if: installedGzip != nil))
+struct ZlibFileHelperTests {
+    @Test func filesRoundTripThroughTheTool() throws {
+        let directory = try GzipToolInteropTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let codec = ZlibContentCodec.zlib()
+        let sample = Samples.noise + Samples.text
+        try GzipToolInteropTests.write(sample, to: directory + "/plain")
+        try codec.compressFile(atPath: directory + "/plain", toPath: directory + "/ours.gz")
+        #expect(GzipToolInteropTests.shell("\(installedGzip!) -dc \(directory)/ours.gz > \(directory)/back") == 0)
+        #expect(try GzipToolInteropTests.read(directory + "/back") == sample)
+        #expect(GzipToolInteropTests.shell("\(installedGzip!) -c \(directory)/plain > \(directory)/theirs.gz") == 0)
+        try codec.decompressFile(atPath: directory + "/theirs.gz", toPath: directory + "/again")
+        #expect(try GzipToolInteropTests.read(directory + "/again") == sample)
+        #expect(try codec.decompress(try codec.compress(sample)) == sample)
+        #expect(try codec.decompress(try codec.compress(sample, encoding: "deflate"), encoding: "deflate") == sample)
+    }
+
+    @Test func aCorruptFileLeavesNoOutput() throws {
+        let directory = try GzipToolInteropTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let codec = ZlibContentCodec.zlib()
+        try GzipToolInteropTests.write(Array(try codec.compress(Samples.text).dropLast(5)), to: directory + "/cut.gz")
+        let error = #expect(throws: ClientError.self) {
+            try codec.decompressFile(atPath: directory + "/cut.gz", toPath: directory + "/out")
+        }
+        #expect(error?.code == .compressionFailed)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
+        let missing = #expect(throws: ClientError.self) {
+            try codec.compressFile(atPath: directory + "/none", toPath: directory + "/out")
+        }
+        #expect(missing?.code == .storageFailed)
+    }
+}
