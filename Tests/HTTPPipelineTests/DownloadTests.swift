@@ -94,6 +94,18 @@ import Testing
         if resume { #expect(readFile(directory + "/part") == [1]) }
     }
 
+    @Test func anAutomaticTemporaryFileIsNeverKept() async throws {
+        let directory = try makeDirectory()
+        defer { removeDirectory(directory) }
+        let transport = ScriptedTransport { _, _ in
+            Response(
+                status: .ok, body: ResponseBody(expectedLength: 2, source: StallingBodySource(failsWithTimeout: true)))
+        }
+        let request = Self.request(to: directory, resume: true, temporary: nil)
+        await #expect(throws: ClientError.self) { try await Client(transport: transport).send(request) }
+        #expect(listing(directory).isEmpty)
+    }
+
     @Test func resumeAsksForTheRestAndAppends() async throws {
         let directory = try makeDirectory()
         defer { removeDirectory(directory) }

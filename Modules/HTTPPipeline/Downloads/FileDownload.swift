@@ -17,6 +17,8 @@ struct FileDownload {
     func receive(_ response: StreamingResponse) async throws -> [UInt8] {
         let head = response.head
         let resumeFrom = ResumeRange.start(for: request)
+        // Only a named temporary file can be resumed; an automatic one is never kept.
+        let resumable = options.allowsResume && options.temporaryPath != nil
         let temporary =
             options.temporaryPath
             ?? DownloadFile.siblingPath(of: options.destinationPath, suffix: "download")
@@ -40,7 +42,7 @@ struct FileDownload {
         // A resumed 206 completes the compressed file, which is then whole and can be inflated.
         let compressed = ContentCoding.isDecodable(head, method: request.method, codecs: codecs, partial: append)
         // A resumable download keeps the compressed bytes, the only state a later Range can continue.
-        let inflateAtEnd = compressed && (request.options.inflatesWhenComplete || options.allowsResume)
+        let inflateAtEnd = compressed && (request.options.inflatesWhenComplete || resumable)
         var body = response.body
         if compressed && !inflateAtEnd {
             body = body.decoded(
@@ -56,7 +58,7 @@ struct FileDownload {
             size = file.size
         } catch {
             await body.discard()
-            if !options.allowsResume { DownloadFile.remove(temporary) }
+            if !resumable { DownloadFile.remove(temporary) }
             throw error
         }
         try finish(temporary, size: size, inflating: inflateAtEnd ? head.headerFields : nil)
