@@ -61,7 +61,7 @@ struct FileDownload {
             if !resumable { DownloadFile.remove(temporary) }
             throw error
         }
-        try finish(temporary, size: size, inflating: inflateAtEnd ? head.headerFields : nil)
+        try await finish(temporary, size: size, inflating: inflateAtEnd ? head.headerFields : nil)
         return []
     }
 
@@ -75,7 +75,7 @@ struct FileDownload {
         let total = response.head.headerFields[.contentRange].flatMap(ResumeRange.parse(contentRange:))?.total
         if total == partialSize {
             await response.body.discard()
-            try finish(temporary, size: partialSize, inflating: nil)
+            try await finish(temporary, size: partialSize, inflating: nil)
             return []
         }
         DownloadFile.remove(temporary)
@@ -84,7 +84,7 @@ struct FileDownload {
 
     /// Moves the complete temporary file to the destination, inflating it on the way when `inflating` holds the
     /// response's fields. An empty body creates no file.
-    private func finish(_ temporary: String, size: Int64, inflating fields: HTTPFields?) throws {
+    private func finish(_ temporary: String, size: Int64, inflating fields: HTTPFields?) async throws {
         guard size > 0 else {
             DownloadFile.remove(temporary)
             return
@@ -100,6 +100,7 @@ struct FileDownload {
             let input = FileSegmentReader([.file(path: temporary, length: size)])
             while let chunk = try input.next() {
                 try output.append(try codecStaged { try decoder.decode(chunk) })
+                await Task.yield()  // inflating a large file is long CPU work; let other tasks run between chunks
             }
             try output.append(try codecStaged { try decoder.finish() })
             try output.closeFile()
@@ -107,8 +108,12 @@ struct FileDownload {
             DownloadFile.remove(temporary)
         } catch {
             DownloadFile.remove(staging)
-            // A complete body that does not inflate cannot be resumed into a good one.
-            DownloadFile.remove(temporary)
+            // A complete body that does not inflate cannot be resumed into a good one; after a storage error
+            // (a full disk) a resumable one is kept.
+            if (error as? ClientError)?.code != .storageFailed || options.temporaryPath == nil || !options.allowsResume
+            {
+                DownloadFile.remove(temporary)
+            }
             throw error
         }
     }
