@@ -14,8 +14,10 @@ func progressTransport(
             var sent: Int64 = 0
             while sent < length {
                 sent = min(length, sent + Int64(chunk))
-                context.progress.receive(ProgressEvent(requestID: context.requestID, direction: .upload,
-                                                       completedBytes: sent, expectedBytes: length))
+                context.progress.receive(
+                    ProgressEvent(
+                        requestID: context.requestID, direction: .upload,
+                        completedBytes: sent, expectedBytes: length))
             }
         }
         let (status, fields, body, sendsLength) = answer(request)
@@ -25,15 +27,19 @@ func progressTransport(
             var received = 0
             while received < body.count {
                 received = min(body.count, received + chunk)
-                context.progress.receive(ProgressEvent(
-                    requestID: context.requestID, direction: .download, completedBytes: Int64(received),
-                    expectedBytes: sendsLength ? Int64(body.count) : nil))
+                context.progress.receive(
+                    ProgressEvent(
+                        requestID: context.requestID, direction: .download, completedBytes: Int64(received),
+                        expectedBytes: sendsLength ? Int64(body.count) : nil))
             }
         }
-        return Response(status: HTTPResponse.Status(code: status), headerFields: headerFields,
-                        body: request.method == .head ? .empty
-                            : ResponseBody(expectedLength: sendsLength ? Int64(body.count) : nil,
-                                           source: BufferedBodySource(body.isEmpty ? [] : [body])))
+        return Response(
+            status: HTTPResponse.Status(code: status), headerFields: headerFields,
+            body: request.method == .head
+                ? .empty
+                : ResponseBody(
+                    expectedLength: sendsLength ? Int64(body.count) : nil,
+                    source: BufferedBodySource(body.isEmpty ? [] : [body])))
     }
 }
 
@@ -122,11 +128,14 @@ func progressTransport(
 
     @Test func fractionCompleted() {
         let id = RequestID.next()
-        #expect(ProgressEvent(requestID: id, direction: .upload, completedBytes: 5, expectedBytes: 10)
-            .fractionCompleted == 0.5)
-        #expect(ProgressEvent(requestID: id, direction: .upload, completedBytes: 5, expectedBytes: nil)
-            .fractionCompleted == nil)
-        #expect(ProgressEvent(requestID: id, direction: .upload, completedBytes: 0, expectedBytes: 0)
-            .fractionCompleted == 1)
+        #expect(
+            ProgressEvent(requestID: id, direction: .upload, completedBytes: 5, expectedBytes: 10)
+                .fractionCompleted == 0.5)
+        #expect(
+            ProgressEvent(requestID: id, direction: .upload, completedBytes: 5, expectedBytes: nil)
+                .fractionCompleted == nil)
+        #expect(
+            ProgressEvent(requestID: id, direction: .upload, completedBytes: 0, expectedBytes: 0)
+                .fractionCompleted == 1)
     }
 }

@@ -1,14 +1,16 @@
 import HTTPCore
-@testable import HTTPPipeline
 import Testing
+
+@testable import HTTPPipeline
 
 @Suite struct QueueProgressTallyTests {
     let a = RequestID(rawValue: 1)
     let b = RequestID(rawValue: 2)
 
     func event(_ id: RequestID, delta: Int64 = 0, size: Int64 = 0) -> ProgressEvent {
-        ProgressEvent(requestID: id, direction: .download, completedBytes: 0, expectedBytes: nil, byteDelta: delta,
-                      sizeIncrement: size)
+        ProgressEvent(
+            requestID: id, direction: .download, completedBytes: 0, expectedBytes: nil, byteDelta: delta,
+            sizeIncrement: size)
     }
 
     @Test func unitsAddUpAndEndAtOne() {

@@ -24,8 +24,9 @@ import Testing
 
     @Test func simpleProgressMovesOneRequestAtATime() async throws {
         let sink = RecordingProgressSink()
-        let queue = RequestQueue(client: Client(transport: Self.sizedTransport()),
-                                 configuration: .init(maxConcurrentRequests: 1, progress: sink))
+        let queue = RequestQueue(
+            client: Client(transport: Self.sizedTransport()),
+            configuration: .init(maxConcurrentRequests: 1, progress: sink))
         for size in [100, 2_000, 30, 500] { queue.add(Request("http://a.example/\(size)")) }
         queue.go()
         await queue.waitUntilFinished()
@@ -41,9 +42,11 @@ import Testing
     @Test func accurateProgressKnowsTheTotalBeforeTheFirstByte() async throws {
         let transport = Self.sizedTransport()
         let sink = RecordingProgressSink()
-        let queue = RequestQueue(client: Client(transport: transport),
-                                 configuration: .init(maxConcurrentRequests: 2, showsAccurateProgress: true,
-                                                      progress: sink))
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(
+                maxConcurrentRequests: 2, showsAccurateProgress: true,
+                progress: sink))
         for size in [1_000, 250, 4_096, 10] { queue.add(Request("http://a.example/\(size)")) }
         queue.go()
         await queue.waitUntilFinished()
@@ -65,8 +68,9 @@ import Testing
 
     @Test func headPreflightOnlyForGETsAddedBeforeGo() async throws {
         let transport = Self.sizedTransport()
-        let queue = RequestQueue(client: Client(transport: transport),
-                                 configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: true))
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: true))
         queue.add(Request("http://a.example/early/10"))
         var post = Request("http://a.example/post/10", method: .post)
         post.body = .string("body")
@@ -86,8 +90,9 @@ import Testing
             if request.method == .head { throw ClientError(.connectFailed, message: "scripted") }
             return .text("never")
         }
-        let queue = RequestQueue(client: Client(transport: transport),
-                                 configuration: .init(showsAccurateProgress: true))
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(showsAccurateProgress: true))
         queue.add(Request("http://a.example/x"))
         let results = queue.results
         queue.go()
@@ -100,9 +105,11 @@ import Testing
 
     @Test func aResponseWithoutContentLengthCountsAsOneUnit() async throws {
         let sink = RecordingProgressSink()
-        let queue = RequestQueue(client: Client(transport: Self.sizedTransport()),
-                                 configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: true,
-                                                      progress: sink))
+        let queue = RequestQueue(
+            client: Client(transport: Self.sizedTransport()),
+            configuration: .init(
+                maxConcurrentRequests: 1, showsAccurateProgress: true,
+                progress: sink))
         queue.add(Request("http://a.example/chunked/300"))
         queue.add(Request("http://a.example/100"))
         queue.go()
@@ -115,9 +122,11 @@ import Testing
 
     @Test func accurateUploadProgressEndsAtOne() async throws {
         let sink = RecordingProgressSink()
-        let queue = RequestQueue(client: Client(transport: Self.sizedTransport()),
-                                 configuration: .init(maxConcurrentRequests: 2, showsAccurateProgress: true,
-                                                      progress: sink))
+        let queue = RequestQueue(
+            client: Client(transport: Self.sizedTransport()),
+            configuration: .init(
+                maxConcurrentRequests: 2, showsAccurateProgress: true,
+                progress: sink))
         for size in [700, 1_300, 64] {
             var request = Request("http://a.example/up/0", method: .put)
             request.body = .bytes(Array(repeating: 3, count: size))
@@ -132,8 +141,9 @@ import Testing
     }
 
     @Test func progressEndsAtOneWhenRequestsFail() async throws {
-        let queue = RequestQueue(client: Client(transport: ScriptedTransport.failing(.connectFailed)),
-                                 configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: false))
+        let queue = RequestQueue(
+            client: Client(transport: ScriptedTransport.failing(.connectFailed)),
+            configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: false))
         for index in 0..<3 { queue.add(Request("http://a.example/\(index)")) }
         queue.go()
         await queue.waitUntilFinished()

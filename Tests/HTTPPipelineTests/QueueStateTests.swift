@@ -1,6 +1,7 @@
 import HTTPCore
-@testable import HTTPPipeline
 import Testing
+
+@testable import HTTPPipeline
 
 @Suite struct QueueStateTests {
     let ids = (1...6).map { RequestID(rawValue: UInt64($0)) }

@@ -31,8 +31,9 @@ import Testing
 
     @Test func neverRunsMoreThanTheWidth() async throws {
         let gate = GateTransport()
-        let queue = RequestQueue(client: Client(transport: gate.transport),
-                                 configuration: .init(maxConcurrentRequests: 3))
+        let queue = RequestQueue(
+            client: Client(transport: gate.transport),
+            configuration: .init(maxConcurrentRequests: 3))
         let paths = (0..<9).map { "/r\($0)" }
         for path in paths { queue.add(Request("http://a.example\(path)")) }
         queue.go()
@@ -48,25 +49,29 @@ import Testing
     @Test func callbacksRunRequestFirstThenQueueAndQueueFinishedLast() async throws {
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.order")
-        let queue = RequestQueue(client: Client(transport: ScriptedTransport.ok),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: ScriptedTransport.ok),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         queue.add(Request("http://a.example/a"), callbacks: loggingCallbacks(log, "a"))
         queue.go()
         await queue.waitUntilFinished()
         await executor.drain()
-        #expect(log.values == [
-            "a started", "queue started /a", "a head 200", "queue head /a 200", "a finished 200", "queue finished /a",
-            "queue drained",
-        ])
+        #expect(
+            log.values == [
+                "a started", "queue started /a", "a head 200", "queue head /a 200", "a finished 200",
+                "queue finished /a",
+                "queue drained",
+            ])
     }
 
     @Test func aFailureCancelsTheOthersByDefault() async throws {
         let gate = GateTransport()
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.fail")
-        let queue = RequestQueue(client: Client(transport: gate.transport),
-                                 configuration: .init(maxConcurrentRequests: 2),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: gate.transport),
+            configuration: .init(maxConcurrentRequests: 2),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         for path in ["/fail", "/slow", "/later1", "/later2"] { queue.add(Request("http://a.example\(path)")) }
         let results = queue.results
         queue.go()
@@ -74,12 +79,16 @@ import Testing
         gate.release("/fail")
         var outcomes: [String: String] = [:]
         for await result in results {
-            outcomes[result.request.url.path()] = (try? result.response()).map { "\($0.status.code)" }
+            outcomes[result.request.url.path()] =
+                (try? result.response()).map { "\($0.status.code)" }
                 ?? "\((result.result.failureValue?.code).map { "\($0)" } ?? "")"
         }
         await executor.drain()
-        #expect(outcomes == ["/fail": "connectFailed", "/slow": "cancelled", "/later1": "cancelled",
-                             "/later2": "cancelled"])
+        #expect(
+            outcomes == [
+                "/fail": "connectFailed", "/slow": "cancelled", "/later1": "cancelled",
+                "/later2": "cancelled",
+            ])
         #expect(gate.arrivals.sorted() == ["/fail", "/slow"])  // the later ones never went out
         #expect(log.values.filter { $0 == "queue drained" }.count == 1)
         #expect(log.values.last == "queue drained")
@@ -92,9 +101,10 @@ import Testing
         }
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.nocancel")
-        let queue = RequestQueue(client: Client(transport: transport),
-                                 configuration: .init(maxConcurrentRequests: 1, cancelsAllOnFailure: false),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1, cancelsAllOnFailure: false),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         for path in ["/a", "/fail", "/b", "/c"] { queue.add(Request("http://a.example\(path)")) }
         queue.go()
         await queue.waitUntilFinished()
@@ -109,9 +119,10 @@ import Testing
         let gate = GateTransport()
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.cancel")
-        let queue = RequestQueue(client: Client(transport: gate.transport),
-                                 configuration: .init(maxConcurrentRequests: 2),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: gate.transport),
+            configuration: .init(maxConcurrentRequests: 2),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         let first = queue.add(Request("http://a.example/one"))
         queue.add(Request("http://a.example/two"))
         queue.add(Request("http://a.example/three"))
@@ -121,8 +132,11 @@ import Testing
         await queue.waitUntilFinished()
         await executor.drain()
         let failures = log.values.filter { $0.hasPrefix("queue failed") }.sorted()
-        #expect(failures == ["queue failed /one cancelled", "queue failed /three cancelled",
-                             "queue failed /two cancelled"])
+        #expect(
+            failures == [
+                "queue failed /one cancelled", "queue failed /three cancelled",
+                "queue failed /two cancelled",
+            ])
         #expect(!gate.arrivals.contains("/three"))
     }
 
@@ -130,9 +144,10 @@ import Testing
         let gate = GateTransport()
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.cancelwaiting")
-        let queue = RequestQueue(client: Client(transport: gate.transport),
-                                 configuration: .init(maxConcurrentRequests: 1, cancelsAllOnFailure: false),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: gate.transport),
+            configuration: .init(maxConcurrentRequests: 1, cancelsAllOnFailure: false),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         queue.add(Request("http://a.example/running"))
         let waiting = queue.add(Request("http://a.example/waiting"), callbacks: loggingCallbacks(log, "w"))
         queue.go()
@@ -149,9 +164,10 @@ import Testing
         let gate = GateTransport()
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.cancelall")
-        let queue = RequestQueue(client: Client(transport: gate.transport),
-                                 configuration: .init(maxConcurrentRequests: 2, cancelsAllOnFailure: false),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: gate.transport),
+            configuration: .init(maxConcurrentRequests: 2, cancelsAllOnFailure: false),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         for index in 0..<5 { queue.add(Request("http://a.example/\(index)")) }
         queue.go()
         try await gate.waitForArrivals(2)
@@ -166,8 +182,9 @@ import Testing
     @Test func finishesOncePerDrainAndAcceptsRequestsWhileRunning() async throws {
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.drain")
-        let queue = RequestQueue(client: Client(transport: ScriptedTransport.ok),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: ScriptedTransport.ok),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         for index in 0..<10 { queue.add(Request("http://a.example/\(index)")) }
         queue.go()
         await queue.waitUntilFinished()
@@ -183,9 +200,11 @@ import Testing
     }
 
     @Test func resultsStreamEveryRequestThenEnds() async throws {
-        let queue = RequestQueue(client: Client(transport: ScriptedTransport { request, _ in
-            .text(request.url.path())
-        }))
+        let queue = RequestQueue(
+            client: Client(
+                transport: ScriptedTransport { request, _ in
+                    .text(request.url.path())
+                }))
         var requests: [RequestID] = []
         for index in 0..<20 {
             var request = Request("http://a.example/\(index)")
@@ -208,14 +227,18 @@ import Testing
 
     @Test func waitingOnTheHandleOfARequestThatHasNotStarted() async throws {
         let gate = GateTransport()
-        let queue = RequestQueue(client: Client(transport: gate.transport),
-                                 configuration: .init(maxConcurrentRequests: 1))
+        let queue = RequestQueue(
+            client: Client(transport: gate.transport),
+            configuration: .init(maxConcurrentRequests: 1))
         queue.add(Request("http://a.example/first"))
         let second = queue.add(Request("http://a.example/second"))
         queue.go()
         try await gate.waitForArrivals(1)
         let done = HopRecorder()
-        async let waited: Void = { await second.wait(); done.append("second over") }()
+        async let waited: Void = {
+            await second.wait()
+            done.append("second over")
+        }()
         try await Task.sleep(for: .milliseconds(20))
         #expect(done.values.isEmpty)  // it has not even started: wait() must not return
         gate.release("/first")
@@ -231,9 +254,10 @@ import Testing
         let gate = GateTransport()
         let log = HopRecorder()
         let executor = DispatchQueue(label: "test.queue.clear")
-        let queue = RequestQueue(client: Client(transport: gate.transport),
-                                 configuration: .init(cancelsAllOnFailure: false),
-                                 callbacks: loggingQueueCallbacks(log), on: executor)
+        let queue = RequestQueue(
+            client: Client(transport: gate.transport),
+            configuration: .init(cancelsAllOnFailure: false),
+            callbacks: loggingQueueCallbacks(log), on: executor)
         let handle = queue.add(Request("http://a.example/x"), callbacks: loggingCallbacks(log, "x"))
         queue.go()
         try await gate.waitForArrivals(1)

@@ -1,7 +1,8 @@
 import HTTPCore
-@testable import HTTPPipeline
 import Synchronization
 import Testing
+
+@testable import HTTPPipeline
 
 /// A clock that moves only when told.
 final class TestClock: Clock, Sendable {
@@ -32,13 +33,15 @@ final class TextRecorder: Sendable {
     let id = RequestID(rawValue: 7)
 
     func download(_ completed: Int64, of expected: Int64?, delta: Int64 = 0) -> ProgressEvent {
-        ProgressEvent(requestID: id, direction: .download, completedBytes: completed, expectedBytes: expected,
-                      byteDelta: delta)
+        ProgressEvent(
+            requestID: id, direction: .download, completedBytes: completed, expectedBytes: expected,
+            byteDelta: delta)
     }
 
     func total(_ done: Int64, of total: Int64) -> ProgressEvent {
-        ProgressEvent(requestID: RequestID(rawValue: 1), direction: .download, completedBytes: done,
-                      expectedBytes: total, isAggregate: true)
+        ProgressEvent(
+            requestID: RequestID(rawValue: 1), direction: .download, completedBytes: done,
+            expectedBytes: total, isAggregate: true)
     }
 
     @Test func plainLinesWhenNotATerminal() {
@@ -93,8 +96,10 @@ final class TextRecorder: Sendable {
         let line = board.describe(key, board.lines[key]!, now: .seconds(1))
         #expect(line == "#7 down [##--------] 25%  1000 B / 3.9 KiB  1000 B/s  ETA 3s")
         let unknown = ProgressBoard.Key(id: RequestID(rawValue: 8), direction: .upload)
-        _ = board.apply(ProgressEvent(requestID: unknown.id, direction: .upload, completedBytes: 2_048,
-                                      expectedBytes: nil), at: .seconds(1))
+        _ = board.apply(
+            ProgressEvent(
+                requestID: unknown.id, direction: .upload, completedBytes: 2_048,
+                expectedBytes: nil), at: .seconds(1))
         #expect(board.describe(unknown, board.lines[unknown]!, now: .seconds(3)) == "#8 up 2.0 KiB  1.0 KiB/s")
         board.removeIdle(now: .seconds(4), idle: .seconds(2))
         #expect(board.lines[unknown] == nil && board.lines[key] != nil)

@@ -13,7 +13,12 @@ import Testing
     /// Counts requests being answered at once by a server that takes a little while over each.
     final class Concurrency: Sendable {
         private let state = Mutex((now: 0, peak: 0))
-        func enter() { state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
+        func enter() {
+            state.withLock {
+                $0.now += 1
+                $0.peak = max($0.peak, $0.now)
+            }
+        }
         func leave() { state.withLock { $0.now -= 1 } }
         var peak: Int { state.withLock { $0.peak } }
     }
@@ -54,9 +59,11 @@ import Testing
         defer { server.shutdown() }
         let sink = RecordingProgressSink()
         let transport = POSIXTransport()
-        let queue = RequestQueue(client: Client(transport: transport),
-                                 configuration: .init(maxConcurrentRequests: 2, showsAccurateProgress: true,
-                                                      progress: sink))
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(
+                maxConcurrentRequests: 2, showsAccurateProgress: true,
+                progress: sink))
         for path in sizes.keys.sorted() { queue.add(Request(url: server.url(path))) }
         queue.go()
         await queue.waitUntilFinished()
@@ -86,8 +93,9 @@ import Testing
         let own = RecordingProgressSink()
         let total = RecordingProgressSink()
         let transport = POSIXTransport()
-        let queue = RequestQueue(client: Client(transport: transport),
-                                 configuration: .init(showsAccurateProgress: true, progress: total))
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(showsAccurateProgress: true, progress: total))
         var request = Request(url: server.url("/upload"), method: .put)
         request.body = .bytes(Array(repeating: 0x62, count: 200_000))
         request.options.credential = Credential(user: "alice", password: "wonderland")

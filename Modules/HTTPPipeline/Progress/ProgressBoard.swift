@@ -87,7 +87,8 @@ struct ProgressBoard: Sendable {
         var text = "\(label) \(Self.arrow(key.direction))"
         if let expected = line.expected, expected > 0 {
             let fraction = min(1, Double(line.completed) / Double(expected))
-            text += " \(bar(fraction)) \(Self.percent(fraction))  \(Self.bytes(line.completed)) / \(Self.bytes(expected))"
+            text +=
+                " \(bar(fraction)) \(Self.percent(fraction))  \(Self.bytes(line.completed)) / \(Self.bytes(expected))"
         } else {
             text += " \(Self.bytes(line.completed))"
         }
@@ -102,7 +103,8 @@ struct ProgressBoard: Sendable {
 
     func describe(_ total: Total, _ direction: TransferDirection, now: Duration) -> String {
         let elapsed = Self.seconds(now - total.started)
-        var text = "total \(Self.arrow(direction)) \(bar(total.fraction)) \(Self.percent(total.fraction))"
+        var text =
+            "total \(Self.arrow(direction)) \(bar(total.fraction)) \(Self.percent(total.fraction))"
             + "  \(Self.bytes(total.bytes))"
         if let rate = Self.rate(bytes: total.bytes, over: now - total.started) { text += "  \(Self.bytes(rate))/s" }
         if total.fraction > 0, total.fraction < 1 {

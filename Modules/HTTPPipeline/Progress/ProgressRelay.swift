@@ -75,13 +75,17 @@ final class ProgressRelay: ProgressSink {
             (state.upload.restart(size: uploadLength), state.download.restart(size: nil))
         }
         if upload.byteDelta != 0 || upload.sizeIncrement != 0 {
-            deliver(ProgressEvent(requestID: requestID, direction: .upload, completedBytes: 0,
-                                  expectedBytes: uploadLength, byteDelta: upload.byteDelta,
-                                  sizeIncrement: upload.sizeIncrement))
+            deliver(
+                ProgressEvent(
+                    requestID: requestID, direction: .upload, completedBytes: 0,
+                    expectedBytes: uploadLength, byteDelta: upload.byteDelta,
+                    sizeIncrement: upload.sizeIncrement))
         }
         if download.byteDelta != 0 || download.sizeIncrement != 0 {
-            deliver(ProgressEvent(requestID: requestID, direction: .download, completedBytes: 0, expectedBytes: nil,
-                                  byteDelta: download.byteDelta, sizeIncrement: download.sizeIncrement))
+            deliver(
+                ProgressEvent(
+                    requestID: requestID, direction: .download, completedBytes: 0, expectedBytes: nil,
+                    byteDelta: download.byteDelta, sizeIncrement: download.sizeIncrement))
         }
     }
 
@@ -94,8 +98,10 @@ final class ProgressRelay: ProgressSink {
             return (state.download.completed, increment)
         }
         guard update.increment != 0 else { return }
-        deliver(ProgressEvent(requestID: requestID, direction: .download, completedBytes: update.completed,
-                              expectedBytes: expectedLength, sizeIncrement: update.increment))
+        deliver(
+            ProgressEvent(
+                requestID: requestID, direction: .download, completedBytes: update.completed,
+                expectedBytes: expectedLength, sizeIncrement: update.increment))
     }
 
     private func deliver(_ event: ProgressEvent) {

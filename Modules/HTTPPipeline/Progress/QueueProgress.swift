@@ -80,9 +80,11 @@ final class QueueProgress: Sendable {
             for (index, direction) in [TransferDirection.upload, .download].enumerated()
             where before[index] != after[index] {
                 let (total, done) = after[index]
-                sink.receive(ProgressEvent(requestID: queueID, direction: direction, completedBytes: done,
-                                           expectedBytes: total, byteDelta: done - before[index].1,
-                                           sizeIncrement: total - before[index].0, isAggregate: true))
+                sink.receive(
+                    ProgressEvent(
+                        requestID: queueID, direction: direction, completedBytes: done,
+                        expectedBytes: total, byteDelta: done - before[index].1,
+                        sizeIncrement: total - before[index].0, isAggregate: true))
             }
         }
     }

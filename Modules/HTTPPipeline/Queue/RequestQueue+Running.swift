@@ -76,7 +76,8 @@ extension RequestQueue {
     /// Carries out scheduler work in order: failures of waiting requests, the drain, cancels, then starts.
     func perform(_ work: Work, firstError: (RequestID, ClientError)? = nil) {
         for entry in work.failed {
-            let error = firstError.flatMap { $0.0 == entry.handle.requestID ? $0.1 : nil }
+            let error =
+                firstError.flatMap { $0.0 == entry.handle.requestID ? $0.1 : nil }
                 ?? ClientError(.cancelled, message: "The request was cancelled")
             report(entry, outcome: .failure(error), streams: work.streams)
         }
@@ -102,17 +103,21 @@ extension RequestQueue {
     }
 
     /// Counts the request as over, delivers its last callbacks (its own, then the queue's) and its result.
-    func report(_ entry: Entry, outcome: Result<ClientResponse, ClientError>,
-                streams: [AsyncStream<QueueResult>.Continuation]) {
+    func report(
+        _ entry: Entry, outcome: Result<ClientResponse, ClientError>,
+        streams: [AsyncStream<QueueResult>.Continuation]
+    ) {
         progress.complete(entry.handle.requestID)
         let original = entry.original
         switch outcome {
         case .success(let response):
-            deliver(entry.handle, when: { $0.finished != nil }, { $0.finished?(response) },
-                    queued: callbacks.requestFinished != nil, { $0.requestFinished?(original, response) })
+            deliver(
+                entry.handle, when: { $0.finished != nil }, { $0.finished?(response) },
+                queued: callbacks.requestFinished != nil, { $0.requestFinished?(original, response) })
         case .failure(let error):
-            deliver(entry.handle, when: { $0.failed != nil }, { $0.failed?(error) },
-                    queued: callbacks.requestFailed != nil, { $0.requestFailed?(original, error) })
+            deliver(
+                entry.handle, when: { $0.failed != nil }, { $0.failed?(error) },
+                queued: callbacks.requestFailed != nil, { $0.requestFailed?(original, error) })
         }
         let result = QueueResult(requestID: entry.handle.requestID, request: original, result: outcome)
         for continuation in streams { continuation.yield(result) }
@@ -142,16 +147,19 @@ extension RequestQueue {
         let queued = callbacks
         let events = PipelineEvents(
             started: { [self] _ in
-                deliver(handle, when: { $0.started != nil }, { $0.started?(original) },
-                        queued: queued.requestStarted != nil, { $0.requestStarted?(original) })
+                deliver(
+                    handle, when: { $0.started != nil }, { $0.started?(original) },
+                    queued: queued.requestStarted != nil, { $0.requestStarted?(original) })
             },
             receivedHead: { [self] head in
-                deliver(handle, when: { $0.receivedResponseHead != nil }, { $0.receivedResponseHead?(head) },
-                        queued: queued.receivedResponseHead != nil, { $0.receivedResponseHead?(original, head) })
+                deliver(
+                    handle, when: { $0.receivedResponseHead != nil }, { $0.receivedResponseHead?(head) },
+                    queued: queued.receivedResponseHead != nil, { $0.receivedResponseHead?(original, head) })
             },
             willRedirect: { [self] url in
-                deliver(handle, when: { $0.willRedirect != nil }, { $0.willRedirect?(url) },
-                        queued: queued.requestWillRedirect != nil, { $0.requestWillRedirect?(original, url) })
+                deliver(
+                    handle, when: { $0.willRedirect != nil }, { $0.willRedirect?(url) },
+                    queued: queued.requestWillRedirect != nil, { $0.requestWillRedirect?(original, url) })
             })
         var onData: (@Sendable ([UInt8]) -> Void)?
         if handle.callbacks?.receivedData != nil {
@@ -165,8 +173,10 @@ extension RequestQueue {
             let outcome: Result<ClientResponse, ClientError>
             do {
                 try Task.checkCancellation()
-                outcome = .success(try await client.send(request, id: handle.requestID, events: events,
-                                                         onData: dataHandler))
+                outcome = .success(
+                    try await client.send(
+                        request, id: handle.requestID, events: events,
+                        onData: dataHandler))
             } catch {
                 outcome = .failure(ClientError.wrapping(error))
             }
@@ -192,23 +202,26 @@ extension RequestQueue {
         head.options.progress = nil
         let probe = head
         // Registered under the lock before it can end, so that its end always finds (and removes) it.
-        shared.withLock { shared in shared.preflights[id] = Task {
-            var failure: ClientError?
-            do {
-                try Task.checkCancellation()
-                let response = try await client.send(probe, id: .next(), events: PipelineEvents(), onData: nil)
-                let length = response.headerFields[.contentLength].flatMap { Int64($0) }
-                progress.presize(id, length: (200..<300).contains(response.status.code) ? length : nil)
-            } catch {
-                failure = ClientError.wrapping(error)
+        shared.withLock { shared in
+            shared.preflights[id] = Task {
+                var failure: ClientError?
+                do {
+                    try Task.checkCancellation()
+                    let response = try await client.send(probe, id: .next(), events: PipelineEvents(), onData: nil)
+                    let length = response.headerFields[.contentLength].flatMap { Int64($0) }
+                    progress.presize(id, length: (200..<300).contains(response.status.code) ? length : nil)
+                } catch {
+                    failure = ClientError.wrapping(error)
+                }
+                if let failure {
+                    perform(modify { $0.scheduler.failPending(id) ?? QueueState.Actions() }, firstError: (id, failure))
+                }
+                perform(
+                    modify { shared in
+                        shared.preflights.removeValue(forKey: id)
+                        return shared.scheduler.preflightEnded(id)
+                    })
             }
-            if let failure {
-                perform(modify { $0.scheduler.failPending(id) ?? QueueState.Actions() }, firstError: (id, failure))
-            }
-            perform(modify { shared in
-                shared.preflights.removeValue(forKey: id)
-                return shared.scheduler.preflightEnded(id)
-            })
-        } }
+        }
     }
 }

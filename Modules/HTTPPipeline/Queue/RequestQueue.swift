@@ -53,10 +53,14 @@ public final class RequestQueue: Sendable {
         self.configuration = configuration
         self.callbacks = callbacks
         self.executor = executor
-        self.progress = QueueProgress(queueID: id, isAccurate: configuration.showsAccurateProgress,
-                                      sink: configuration.progress)
-        self.shared = Mutex(Shared(scheduler: QueueState(width: configuration.maxConcurrentRequests,
-                                                         cancelsAllOnFailure: configuration.cancelsAllOnFailure)))
+        self.progress = QueueProgress(
+            queueID: id, isAccurate: configuration.showsAccurateProgress,
+            sink: configuration.progress)
+        self.shared = Mutex(
+            Shared(
+                scheduler: QueueState(
+                    width: configuration.maxConcurrentRequests,
+                    cancelsAllOnFailure: configuration.cancelsAllOnFailure)))
     }
 
     /// Adds a request (ASINetworkQueue's `addOperation:`). It starts once the queue runs and there is room.
@@ -74,7 +78,8 @@ public final class RequestQueue: Sendable {
         progress.add(request, id: handle.requestID)
         let work = modify { shared in
             shared.entries[handle.requestID] = entry
-            let preflight = configuration.showsAccurateProgress && shared.scheduler.isSuspended
+            let preflight =
+                configuration.showsAccurateProgress && shared.scheduler.isSuspended
                 && request.method == .get
             return shared.scheduler.add(handle.requestID, preflight: preflight)
         }
