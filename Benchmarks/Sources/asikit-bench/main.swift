@@ -1,0 +1,81 @@
+// ASIKit's side of the benchmarks (driven by ../../run.sh).
+// Usage: asikit-bench MODE URL [ARGS]; each mode prints one line `RESULT client=asikit mode=... key=value ...`.
+//   seq URL N            N GETs one after another through Client.send (one keep-alive connection)
+//   seq-raw URL N        the same straight through POSIXTransport.send, without the pipeline (for profiling)
+//   conc URL N C         N GETs split over C tasks, each sending its share one after another
+//   queue URL N C        N GETs in one RequestQueue of width C
+//   handshake URL N      N GETs each on a new connection (Connection: close), for full TLS handshakes
+//   download URL [PATH]  one GET streamed to PATH (default /dev/null); with a real PATH, the pipeline's
+//                        download-to-file option writes it
+//   gzip URL             one GET with Accept-Encoding: gzip, inflated as it streams, decoded bytes to /dev/null
+// Environment: BENCH_CA_FILE, a PEM file to trust for https URLs.
+import FoundationEssentials
+import Glibc
+import GzipCodec
+import HTTPCore
+import HTTPPipeline
+import SocketTransport
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
+    fail("usage: asikit-bench seq|seq-raw|conc|queue|handshake|download|gzip URL [N [C] | PATH]")
+}
+let mode = arguments[1]
+
+func count(_ index: Int, _ name: String) -> Int {
+    guard arguments.count > index, let value = Int(arguments[index]), value > 0 else { fail("\(mode) needs \(name)") }
+    return value
+}
+
+let client = Client(
+    transport: .posix(.init(maxConnectionsPerHost: 64)),
+    codecs: mode == "gzip" ? [.zlib()] : []
+)
+let bench = Bench(client: client, template: BenchRequest.make(url))
+
+do {
+    switch mode {
+    case "seq":
+        let n = count(3, "N")
+        _ = try await bench.get()  // warm-up: opens the keep-alive connection
+        let (bytes, seconds) = try await timed { try await bench.sequential(n) }
+        report("seq requests=\(n) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds)")
+    case "seq-raw":
+        let n = count(3, "N")
+        _ = try await bench.getRaw()
+        let (bytes, seconds) = try await timed { try await bench.sequentialRaw(n) }
+        report("seq-raw requests=\(n) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds)")
+    case "conc":
+        let (n, c) = (count(3, "N"), count(4, "C"))
+        _ = try await bench.concurrent(c, c)  // warm-up: opens C connections
+        let (bytes, seconds) = try await timed { try await bench.concurrent(n, c) }
+        report("conc requests=\(n) concurrency=\(c) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds)")
+    case "queue":
+        let (n, c) = (count(3, "N"), count(4, "C"))
+        _ = try await bench.concurrent(c, c)
+        let (bytes, seconds) = try await timed { try await bench.queue(n, c) }
+        report("queue requests=\(n) width=\(c) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds)")
+    case "handshake":
+        let n = count(3, "N")
+        let (bytes, seconds) = try await timed { try await bench.handshakes(n) }
+        report("handshake requests=\(n) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds)")
+    case "download":
+        let path = arguments.count > 3 ? arguments[3] : "/dev/null"
+        let (bytes, seconds) = try await timed {
+            path == "/dev/null" ? try await bench.stream(to: path) : try await bench.download(to: path)
+        }
+        report("download bytes=\(bytes) seconds=\(seconds) MBps=\(Double(bytes) / seconds / 1e6)")
+    case "gzip":
+        let (bytes, seconds) = try await timed { try await bench.stream(to: "/dev/null", inflating: true) }
+        report("gzip bytes=\(bytes) seconds=\(seconds) MBps=\(Double(bytes) / seconds / 1e6)")
+    default:
+        fail("unknown mode \(mode)")
+    }
+} catch {
+    fail("\(mode) failed: \(error)")
+}
+try await client.shutdown()
+
+func report(_ fields: String) {
+    print("RESULT client=asikit mode=\(fields)")
+}
