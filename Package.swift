@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
+        .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -49,6 +50,11 @@ let package = Package(
             name: "Tour",
             dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "HTTPTesting"],
             path: "Examples/Tour"
+        ),
+        .executableTarget(
+            name: "CustomAdapters",
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "HTTPTesting"],
+            path: "Examples/CustomAdapters"
         ),
         .executableTarget(
             name: "ASICommand",
