@@ -1,0 +1,15 @@
+import HTTPTesting
+import SocketTransport
+import Testing
+
+@Suite struct POSIXTransportConformanceTests {
+    @Test func passesTheTransportConformanceSuite() async throws {
+        try await TransportConformance.run { POSIXTransport() }
+    }
+
+    @Test func suiteCatchesATransportThatDropsBodies() async throws {
+        await #expect(throws: ConformanceFailure.self) {
+            try await TransportConformance.run { ScriptedTransport.ok }
+        }
+    }
+}
