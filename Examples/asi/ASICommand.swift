@@ -1,0 +1,88 @@
+import ArgumentParser
+import HTTPCore
+import HTTPPipeline
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `asi`: a curl-like command-line client built on ASIKit's public API.
+@main
+struct ASICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "asi",
+        abstract: "Transfer URLs with ASIKit, using curl's flag names and meanings.",
+        discussion: """
+            Differences from curl (details in Examples/asi/README.md):
+            - Redirects are followed only with -L, as in curl.
+              (ASIKit's own default is to follow them.)
+            - -m limits the total time of one URL's transfer, as in curl.
+              ASIKit's own timeout is an inactivity timeout: -y/--speed-time
+              (default 10 s), retried --retry times.
+            - --compressed is on by default; --no-compressed turns it off.
+            - --no-keepalive closes each connection after its request.
+
+            Exit codes (as curl's): 3 malformed URL, 6 cannot resolve host,
+            7 cannot connect, 8 bad server reply, 22 HTTP error with --fail,
+            23 write error, 26 read error, 28 timeout, 35 TLS handshake failed,
+            42 cancelled, 43 internal error, 47 too many redirects, 58 bad local
+            certificate, key or CA file, 60 untrusted server certificate,
+            61 bad content encoding, 67 login denied.
+            """)
+
+
+    @Argument(help: "The URLs to fetch.")
+    var urls: [String] = []
+
+    @OptionGroup(title: "Request") var request: RequestFlags
+    @OptionGroup(title: "Transfer") var transfer: TransferFlags
+    @OptionGroup(title: "TLS") var tls: TLSFlags
+    @OptionGroup(title: "Output") var output: OutputFlags
+
+    func validate() throws {
+        if urls.isEmpty { throw ValidationError("No URL given.") }
+        if let resume = output.continueAt, resume != "-" {
+            throw ValidationError("Only '-C -' (resume where the output file ends) is supported.")
+        }
+        if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }
+        if transfer.maxRedirects < 0 || transfer.retry < 0 { throw ValidationError("Counts cannot be negative.") }
+        if output.outputs.count > urls.count { throw ValidationError("More -o files than URLs.") }
+    }
+
+    /// Parses the arguments and runs; usage errors exit with 2, as curl's do.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error where exitCode(for: error) == .validationFailure {
+            Output.writeError("asi: " + message(for: error) + "\nTry 'asi --help' for more information.\n")
+            exit(withError: ExitCode(2))
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes a write error (exit 23), as in curl
+        let targets: [Target]
+        do {
+            targets = try Target.plan(urls: urls, output: output)
+        } catch {
+            if !output.silent || output.showError { Output.writeError("asi: (\(error.exitCode)) \(error.message)\n") }
+            throw ExitCode(error.exitCode)
+        }
+        let context = try TransferContext(
+            targets: targets, request: request, transfer: transfer, tls: tls, output: output)
+        let code =
+            output.parallel
+            ? await ParallelTransfer(context: context).run(targets)
+            : await SerialTransfer(context: context).run(targets)
+        context.finish()
+        try? await context.client.shutdown()
+        if code != 0 { throw ExitCode(code) }
+    }
+}

@@ -1,0 +1,70 @@
+import HTTPCore
+import HTTPPipeline
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Byte-exact writes to stdout, stderr and output files.
+enum Output {
+    /// Writes body bytes to stdout as they are.
+    /// - Throws: ``TransferFailure`` 23 when stdout is closed or full.
+    static func writeStandardOutput(_ bytes: [UInt8]) throws(TransferFailure) {
+        guard writeAll(bytes, to: 1) else { throw TransferFailure(23, "Failure writing output to stdout") }
+    }
+
+    /// Writes text to stdout.
+    static func writeStandardOutput(_ text: String) throws(TransferFailure) {
+        try writeStandardOutput(Array(text.utf8))
+    }
+
+    /// Writes text to stderr; a failure is ignored, as there is nowhere left to report it.
+    static func writeError(_ text: String) {
+        _ = writeAll(Array(text.utf8), to: 2)
+    }
+
+    /// Opens `path` for writing from its start, creating it.
+    /// - Throws: ``TransferFailure`` 23 when it cannot be opened.
+    static func openForWriting(_ path: String) throws(TransferFailure) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TransferFailure(23, "Failed to create the file \(path)") }
+        return fd
+    }
+
+    /// Writes bytes to an open descriptor.
+    /// - Throws: ``TransferFailure`` 23 when writing fails.
+    static func writeBytes(_ bytes: [UInt8], to fd: Int32) throws(TransferFailure) {
+        guard writeAll(bytes, to: fd) else { throw TransferFailure(23, "Failure writing output") }
+    }
+
+    /// Replaces the file at `path` with `bytes`.
+    /// - Throws: ``TransferFailure`` 23 when it cannot be written.
+    static func replaceFile(_ path: String, with bytes: [UInt8]) throws(TransferFailure) {
+        let fd = try openForWriting(path)
+        defer { close(fd) }
+        guard writeAll(bytes, to: fd) else { throw TransferFailure(23, "Failure writing output to \(path)") }
+    }
+
+    /// The status line and header fields as they came, each line ending in CRLF, then an empty line.
+    static func headText(_ head: ResponseHead) -> String {
+        var text = head.statusLine + "\r\n"
+        for field in head.headerFields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        return text + "\r\n"
+    }
+
+    /// Whether the descriptor is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+}

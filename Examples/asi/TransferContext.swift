@@ -1,0 +1,90 @@
+import GzipCodec
+import HTTPCore
+import HTTPPipeline
+import Logging
+import SocketTransport
+
+/// Everything the transfers share: the client, the request builder and the output settings.
+struct TransferContext: Sendable {
+    let client: Client
+    let builder: RequestBuilder
+    let bar: TerminalProgressBar<ContinuousClock>?
+    let maxTime: Double?
+    let include: Bool
+    let fail: Bool
+    let verbose: Bool
+    let parallelMax: Int
+    let writeOut: WriteOut?
+    private let showsErrors: Bool
+
+    init(
+        targets: [Target], request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, output: OutputFlags
+    ) throws {
+        var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
+        client = Client(
+            transport: .posix(), codecs: [.zlib()], configuration: Client.Configuration(logger: logger))
+        builder = RequestBuilder(
+            method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
+            form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,
+            credential: request.user.map(Self.credential), preemptiveBasic: !request.anyAuth,
+            options: Self.options(request: request, transfer: transfer, tls: tls))
+        let bodyOnTerminal =
+            Output.isTerminal(1) && targets.contains { $0.destination == .standardOutput }
+        let showsBar = !output.silent && (output.progressBar || (Output.isTerminal(2) && !bodyOnTerminal))
+        bar = showsBar ? TerminalProgressBar() : nil
+        maxTime = transfer.maxTime
+        include = output.include || request.head
+        fail = output.fail
+        verbose = output.verbosity > 0
+        parallelMax = output.parallelMax
+        writeOut = try output.writeOut.map(WriteOut.init(argument:))
+        showsErrors = !output.silent || output.showError
+    }
+
+    /// Prints `asi: (code) message` on stderr, unless `-s` without `-S`.
+    func report(_ failure: TransferFailure) {
+        if showsErrors { Output.writeError("asi: (\(failure.exitCode)) \(failure.message)\n") }
+    }
+
+    /// Draws the progress bar's last state.
+    func finish() {
+        bar?.finish()
+    }
+
+    /// `user:password`; a missing password is empty.
+    static func credential(_ text: String) -> Credential {
+        guard let colon = text.firstIndex(of: ":") else { return Credential(user: text, password: "") }
+        return Credential(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
+    }
+
+    static func options(request: RequestFlags, transfer: TransferFlags, tls: TLSFlags) -> RequestOptions {
+        var options = RequestOptions()
+        options.followsRedirects = transfer.location
+        options.maxRedirects = transfer.maxRedirects
+        options.redirectBehavior = transfer.post301 || transfer.post302 ? .rfc2616 : .browser
+        var inactivity = transfer.speedTime ?? 10
+        if let maxTime = transfer.maxTime { inactivity = min(inactivity, maxTime) }
+        options.timeout = .milliseconds(Int64(inactivity * 1000))
+        options.connectTimeout = transfer.connectTimeout.map { .milliseconds(Int64($0 * 1000)) }
+        options.retriesOnTimeout = transfer.retry
+        options.allowsCompressedResponse = transfer.compressed
+        options.inflatesWhenComplete = false  // inflate as the body arrives, so it can stream to stdout
+        options.compressesRequestBody = request.compressRequest
+        options.userAgent = request.userAgent
+        if request.http10 { options.httpVersion = .http1_0 }
+        if request.noKeepAlive { options.persistentConnection = false }
+        options.tls = TLSOptions(
+            validatesCertificate: !tls.insecure, trustedCAFile: tls.caCertificate,
+            clientIdentity: tls.certificate.map { certificate in
+                switch tls.certificateType {
+                case .p12: ClientIdentity(.pkcs12(path: certificate), password: tls.password)
+                case .pem:
+                    ClientIdentity(
+                        .pem(certificatePath: certificate, privateKeyPath: tls.key ?? certificate),
+                        password: tls.password)
+                }
+            })
+        return options
+    }
+}
