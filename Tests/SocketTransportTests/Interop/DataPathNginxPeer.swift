@@ -138,7 +138,8 @@ final class DataPathNginxPeer {
                     } ?? "") + child.logTail
                 throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: log)
             }
-            if LoopbackPorts.accepts(port) { return }
+            // The pid file appears only once nginx has bound its listener (see NginxPeer.launch).
+            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"), LoopbackPorts.accepts(port) { return }
             usleep(20_000)
         }
         throw PeerError.notReady("nginx", log: child.logTail)

@@ -112,7 +112,13 @@ final class NginxPeer {
             guard child.isRunning else {
                 throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: logTail)
             }
-            if ports.values.allSatisfy(LoopbackPorts.accepts) { return }
+            // nginx writes its pid file only after it has bound every listener, so a port that accepts before
+            // then may belong to another test's server that took the port after it was picked.
+            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"),
+                ports.values.allSatisfy(LoopbackPorts.accepts)
+            {
+                return
+            }
             usleep(20_000)
         }
         throw PeerError.notReady("nginx", log: logTail)
