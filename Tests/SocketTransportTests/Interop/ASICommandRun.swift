@@ -1,0 +1,94 @@
+import FoundationEssentials
+import Glibc
+
+/// Runs the `asi` binary (the `ASICommand` example) and captures what it did: exit status, stdout bytes, stderr
+/// text and peak memory.
+///
+/// The binary is found next to the test executable (`.build/<triple>/debug/asi`, beside the test bundle), which
+/// `swift build --build-tests` and `swift build` both produce; a missing binary fails the test with a message
+/// saying so rather than skipping it.
+struct ASICommandRun {
+    /// The exit status, or 128 + the signal number when it was killed.
+    var status: Int32
+    /// Everything written to stdout.
+    var stdout: [UInt8]
+    /// Everything written to stderr.
+    var stderr: String
+    /// The child's peak resident memory in KiB (`ru_maxrss` from `wait4`).
+    var maxResidentKiB: Int
+
+    /// stdout as text.
+    var output: String { String(decoding: stdout, as: UTF8.self) }
+
+    /// Why `asi` could not be run.
+    struct Missing: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "the asi binary is not at \(path): build it first (swift build --build-tests builds every product; "
+                + "or swift build --product asi)"
+        }
+    }
+
+    /// The `asi` binary beside the running test executable.
+    static let binary: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let executable =
+            count > 0
+            ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
+        var directory = URL(filePath: executable).deletingLastPathComponent()
+        // On Linux the tests run from `<bin>/<Package>PackageTests.xctest`; on macOS from inside a bundle.
+        while directory.path(percentEncoded: false).contains(".xctest") { directory.deleteLastPathComponent() }
+        return directory.appending(path: "asi").path(percentEncoded: false)
+    }()
+
+    /// Runs `asi` with `arguments` and waits for it, killing it after `limit`.
+    /// - Parameters:
+    ///   - arguments: The command line after `asi`.
+    ///   - directory: The working directory; the test's when `nil`.
+    ///   - limit: How long it may run before it is killed (a hang then fails the test's assertions).
+    /// - Returns: What it did.
+    /// - Throws: ``Missing`` when the binary is not built, or `PeerError` when it cannot be started.
+    static func run(
+        _ arguments: [String], in directory: String? = nil, limit: Duration = .seconds(60)
+    ) async throws -> ASICommandRun {
+        guard access(binary, X_OK) == 0 else { throw Missing(path: binary) }
+        let scratch = try makeTemporaryDirectory(prefix: "asikit-asi-run")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, scratch + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, scratch + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // A working directory goes through `sh -c 'cd DIR && exec asi ...'` (exec keeps the pid for wait4).
+        let program = directory == nil ? binary : "/bin/sh"
+        let argv =
+            directory.map { [program, "-c", "cd \"$0\" && exec \"$@\"", $0, binary] + arguments }
+            ?? [binary] + arguments
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let started = posix_spawn(&pid, program, &actions, nil, cArguments, environ)
+        guard started == 0 else {
+            throw PeerError.startFailed("asi: \(String(cString: strerror(started)))", log: "")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            if reaped == -1 && errno != EINTR { break }
+            if ContinuousClock.now > deadline { kill(pid, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        let signal = status & 0x7f
+        return ASICommandRun(
+            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
+            stdout: FileManager.default.contents(atPath: scratch + "/stdout").map(Array.init) ?? [],
+            stderr: String(decoding: FileManager.default.contents(atPath: scratch + "/stderr") ?? Data(), as: UTF8.self),
+            maxResidentKiB: Int(usage.ru_maxrss))
+    }
+}
