@@ -120,6 +120,22 @@ import Testing
         #expect(Self.isMonotone(totals.compactMap(\.fractionCompleted)))
     }
 
+    @Test func aRequestAddedAfterGoWithoutContentLengthCountsAsOneUnit() async throws {
+        let sink = RecordingProgressSink()
+        let queue = RequestQueue(
+            client: Client(transport: Self.sizedTransport()),
+            configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: true, progress: sink))
+        queue.go()
+        queue.add(Request("http://a.example/chunked/500"))
+        await queue.waitUntilFinished()
+        let totals = Self.totals(sink, .download)
+        #expect(totals.last?.expectedBytes == 1 && totals.last?.completedBytes == 1)
+        #expect(Self.isMonotone(totals.compactMap(\.fractionCompleted)))
+        // The request's own events still carry its bytes and, at the end, its size.
+        let own = sink.events(.download).filter { !$0.isAggregate }
+        #expect(own.last?.fractionCompleted == 1.0 && own.last?.expectedBytes == 500)
+    }
+
     @Test func accurateUploadProgressEndsAtOne() async throws {
         let sink = RecordingProgressSink()
         let queue = RequestQueue(

@@ -109,7 +109,8 @@ struct RequestPipeline: Sendable {
                                          info: info(connectionID: response.connectionID, fromCache: true,
                                                     cookies: cookies))
             }
-            return StreamingResponse(head: head, body: cache.body(of: response, for: current),
+            let body = cache.body(of: response, for: current)
+            return StreamingResponse(head: head, body: relay?.trackingEnd(of: body) ?? body,
                                      info: info(connectionID: response.connectionID, fromCache: false,
                                                 cookies: cookies))
         }

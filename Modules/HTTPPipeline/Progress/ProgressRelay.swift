@@ -104,7 +104,48 @@ final class ProgressRelay: ProgressSink {
                 expectedBytes: expectedLength, sizeIncrement: update.increment))
     }
 
+    /// Wraps the final response's body so that its end announces a download size that was unknown until then
+    /// (no `Content-Length`): a finished request's sinks then always end at a fraction of exactly 1.
+    func trackingEnd(of body: ResponseBody) -> ResponseBody {
+        ResponseBody(expectedLength: body.expectedLength, source: EndReportingBodySource(base: body.source, relay: self))
+    }
+
+    /// The final body ended: if its size was never announced, announce what arrived.
+    func bodyEnded() {
+        let update = state.withLock { state -> (completed: Int64, increment: Int64)? in
+            guard state.download.size == 0, state.download.completed > 0 else { return nil }
+            state.download.size = state.download.completed
+            return (state.download.completed, state.download.completed)
+        }
+        guard let update else { return }
+        deliver(
+            ProgressEvent(
+                requestID: requestID, direction: .download, completedBytes: update.completed,
+                expectedBytes: update.completed, sizeIncrement: update.increment))
+    }
+
     private func deliver(_ event: ProgressEvent) {
         for sink in sinks { sink.receive(event) }
+    }
+}
+
+/// Passes a body through and tells the relay when it ends.
+final class EndReportingBodySource: ResponseBodySource {
+    private let base: any ResponseBodySource
+    private let relay: ProgressRelay
+
+    init(base: any ResponseBodySource, relay: ProgressRelay) {
+        self.base = base
+        self.relay = relay
+    }
+
+    func next() async throws -> [UInt8]? {
+        let chunk = try await base.next()
+        if chunk == nil { relay.bodyEnded() }
+        return chunk
+    }
+
+    func discard() async {
+        await base.discard()
     }
 }

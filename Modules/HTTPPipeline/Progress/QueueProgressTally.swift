@@ -18,10 +18,17 @@ struct QueueProgressTally: Sendable, Equatable {
         var reported: Int64 = 0
         /// The bytes the request reported (the sum of its byte deltas).
         var bytes: Int64 = 0
+        /// Whether the size came only once the body had ended: the request stays at 0 until it is over, then
+        /// counts one unit, like any request of unknown size.
+        var isSizedAtEnd = false
 
         /// A known size wins over what the request reports on the way, so a redirect's own body does not move
         /// the total; a request sized by nothing beforehand takes its reported size.
-        var size: Int64 { isUnit ? 1 : (base > 0 ? base : max(reported, 0)) }
+        var size: Int64 {
+            if isUnit { return 1 }
+            if base > 0 { return base }
+            return isSizedAtEnd ? 0 : max(reported, 0)
+        }
         var done: Int64 { isUnit ? 0 : min(max(bytes, 0), size) }
     }
 
@@ -49,11 +56,17 @@ struct QueueProgressTally: Sendable, Equatable {
         }
     }
 
-    /// Applies a request's own progress event.
+    /// Applies a request's own progress event. A size announced only after its bytes have arrived (a body without
+    /// `Content-Length`, sized at its end) makes the request one unit.
     mutating func apply(_ event: ProgressEvent) {
         update(event.requestID) { item in
-            item?.reported += event.sizeIncrement
-            item?.bytes += event.byteDelta
+            guard var current = item else { return }
+            if current.reported == 0, current.bytes > 0, event.sizeIncrement > 0, event.byteDelta == 0 {
+                current.isSizedAtEnd = true
+            }
+            current.reported += event.sizeIncrement
+            current.bytes += event.byteDelta
+            item = current
         }
     }
 
