@@ -16,7 +16,7 @@ public struct ProgressEvent: Sendable, Hashable {
     /// How much the expected size grew since the previous event for this request and direction
     /// (`incrementDownloadSizeBy:` and `incrementUploadSizeBy:`); may be negative. Transports leave it 0; the
     /// pipeline fills it as soon as a size is known (the body's length before the upload, the response's
-    /// `Content-Length` when its head arrives).
+    /// `Content-Length` when its head arrives, or, without one, the bytes received when the body ends).
     public var sizeIncrement: Int64
     /// Whether the event is a request queue's total rather than one request's. Its ``requestID`` is then the
     /// queue's ID and its counts are units: bytes, plus one unit for each request of unknown size, or one unit
