@@ -41,7 +41,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "SocketTransport", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/SocketTransport"),
+        .systemLibrary(name: "CLinuxSystem", path: "Plugins/CLinuxSystem"),
+        .target(
+            name: "SocketTransport",
+            dependencies: ["HTTPCore", "COpenSSL", "CLinuxSystem"],
+            path: "Plugins/SocketTransport"
+        ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
 

@@ -11,19 +11,6 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-// Linux system calls that Swift's Glibc module does not export. SocketTransport's event loop needs them, and this
-// shim is its only C module. (A separate CLinux shim would be tidier; that needs a Package.swift change.)
-#if defined(__linux__)
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/prctl.h>
-
-/// Names the calling thread (at most 15 bytes are kept).
-static inline void c_socket_transport_set_thread_name(const char *name) {
-    prctl(PR_SET_NAME, name, 0, 0, 0);
-}
-#endif
-
 // Macros Swift cannot call directly.
 static inline long c_openssl_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);

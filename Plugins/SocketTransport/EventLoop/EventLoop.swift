@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import COpenSSL
+import CLinuxSystem
 import HTTPCore
 import Synchronization
 

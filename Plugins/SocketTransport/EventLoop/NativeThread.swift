@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import COpenSSL
+import CLinuxSystem
 import HTTPCore
 
 /// Starts detached POSIX threads for the event loops and the name resolver.
