@@ -60,7 +60,7 @@ for _ in $(seq 1 50); do curl -sf -o /dev/null "$URL" && break; sleep 0.1; done
 LIBC="$(ldd "$BIN/asikit-bench" | awk '/libc.so.6/ { print $3 }')"
 EVENTS="task-clock,context-switches"
 if perf probe -q -x "$LIBC" malloc 2>/dev/null; then PROBE=1; fi
-if perf list 2>/dev/null | grep -q 'probe_libc:malloc'; then EVENTS+=",probe_libc:malloc"; fi
+if perf list 2>/dev/null | grep 'probe_libc:malloc' >/dev/null; then EVENTS+=",probe_libc:malloc"; fi
 
 args() { # args COUNT : the bench arguments for MODE
     case "$MODE" in seq) echo "$URL $1" ;; *) echo "$URL $1 $C" ;; esac
