@@ -11,8 +11,8 @@ struct Target: Sendable {
         case standardOutput
         /// A regular file (or a new one): saved by the library through a temporary file moved into place.
         case file(String)
-        /// An existing file that is not a regular file (`/dev/null`, a FIFO): written to as it arrives, never
-        /// replaced.
+        /// An existing path that is not a regular file (`/dev/null`, a symbolic link, a FIFO): written through as
+        /// the body arrives, never replaced.
         case device(String)
     }
 
@@ -44,10 +44,11 @@ struct Target: Sendable {
         return targets
     }
 
-    /// `.device` for an existing path that is not a regular file, else `.file`.
+    /// `.file` for a new path or an existing regular file; `.device` for anything else (a symbolic link such as
+    /// `/dev/stdout`, a device such as `/dev/null`, a FIFO), which must be written through and never replaced.
     static func destinationFor(_ path: String) -> Destination {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG else { return .file(path) }
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG else { return .file(path) }
         return .device(path)
     }
 
