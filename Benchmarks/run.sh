@@ -279,7 +279,8 @@ table() {
     echo "nginx $(/usr/sbin/nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, keep-alive, access log off, 127.0.0.1;" \
         "$(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
     if [ ${#CLIENT_CPU[@]} -gt 0 ]; then echo "pinned: nginx on CPU 0; every client and wrk on CPU 1"; fi
-    echo "$(swift --version 2>&1 | head -1 | sed 's/ (.*//'); libcurl $(curl-config --version | cut -d' ' -f2);" \
+    echo "ASIKit $(git -C "$HERE/.." describe --always --dirty 2>/dev/null || echo '?');" \
+        "$(swift --version 2>&1 | head -1 | sed 's/ (.*//'); libcurl $(curl-config --version | cut -d' ' -f2);" \
         "AsyncHTTPClient $(ahc_version); URLSession: swift-corelibs-foundation"
     echo
     line "row (higher is better, but RSS)" "wrk" "ASIKit" "libcurl" "AHC" "URLSess." "x libcurl" "x AHC"
