@@ -156,6 +156,8 @@ curl -sf --cacert "$WORK/ca.pem" -o /dev/null "$TLS_BASE/1k.bin" || { say "nginx
     { say "gzip_static is not in effect"; exit 1; }
 
 # ---------------------------------------------------------------------------------------------- measuring
+LOAD_START="$(cut -d' ' -f1 /proc/loadavg)"
+awk -v l="$LOAD_START" 'BEGIN { exit !(l > 1.0) }' && say "warning: load average $LOAD_START: other work on this machine will make the numbers noisy"
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 accepted() { curl -s "$BASE/nginx_status" | awk 'NR == 3 { print $1 }'; }
 declare -A VALUES RSS NOTE # VALUES[row,client] = newline-separated results; RSS[row,client] = peak RSS in MiB
@@ -278,6 +280,7 @@ table() {
     echo "ASIKit benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'): medians of $RUNS runs (downloads $DL_RUNS, 1 GiB $BIG_RUNS)"
     echo "nginx $(/usr/sbin/nginx -v 2>&1 | sed 's/.*nginx\///'), 1 worker, keep-alive, access log off, 127.0.0.1;" \
         "$(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+    echo "load average (1 min) at the start: $LOAD_START, at the end: $(cut -d' ' -f1 /proc/loadavg)"
     if [ ${#CLIENT_CPU[@]} -gt 0 ]; then echo "pinned: nginx on CPU 0; every client and wrk on CPU 1"; fi
     echo "ASIKit $(git -C "$HERE/.." describe --always --dirty 2>/dev/null || echo '?');" \
         "$(swift --version 2>&1 | head -1 | sed 's/ (.*//'); libcurl $(curl-config --version | cut -d' ' -f2);" \
