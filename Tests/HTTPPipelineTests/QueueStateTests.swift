@@ -75,6 +75,17 @@ import Testing
         #expect(state.outstanding == 2)
     }
 
+    @Test func cancellingARequestWhosePreflightRunsCancelsThePreflightToo() {
+        var state = QueueState(width: 2, cancelsAllOnFailure: false)
+        _ = state.add(ids[0], preflight: true)
+        _ = state.add(ids[1], preflight: true)
+        #expect(state.go().preflights == [ids[0], ids[1]])
+        let actions = state.failPending(ids[0])
+        #expect(actions?.failedWhilePending == [ids[0]] && actions?.cancelRunning == [ids[0]])
+        #expect(state.preflightEnded(ids[0]).starts.isEmpty)  // the other pre-flight is still out
+        #expect(state.preflightEnded(ids[1]).starts == [ids[1]])
+    }
+
     @Test func drainsOncePerBatch() {
         var state = QueueState(width: 4, cancelsAllOnFailure: true)
         _ = state.go()

@@ -82,6 +82,9 @@ struct QueueState: Sendable {
         preflightsOutstanding.remove(id)
         var actions = settle(failed: true)
         actions.failedWhilePending.insert(id, at: 0)
+        if runningIDs.contains(id), !actions.cancelRunning.contains(id) {
+            actions.cancelRunning.append(id)  // its pre-flight is running and no longer needed
+        }
         return actions
     }
 
