@@ -30,7 +30,6 @@ struct ASICommand: AsyncParsableCommand {
             61 bad content encoding, 67 login denied.
             """)
 
-
     @Argument(help: "The URLs to fetch.")
     var urls: [String] = []
 

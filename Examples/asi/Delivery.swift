@@ -24,7 +24,7 @@ struct Delivery {
             if response.info.finalRequest.method != .head { try Output.writeStandardOutput(response.body) }
             return
         case .device(let device):
-            try Output.replaceFile(device, with: response.body)
+            try Output.replaceFile(device, with: response.body, device: true)
             return
         case .file(let file):
             path = file

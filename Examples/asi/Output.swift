@@ -23,6 +23,20 @@ enum Output {
         _ = writeAll(Array(text.utf8), to: 2)
     }
 
+    /// A descriptor for a `.device` destination: stdout itself when `path` is the same file (`-o /dev/stdout`, so
+    /// `-w` output stays in order after the body), otherwise `path` opened for writing.
+    /// - Throws: ``TransferFailure`` 23 when it cannot be opened.
+    static func openDevice(_ path: String) throws(TransferFailure) -> Int32 {
+        var target = stat()
+        var standardOutput = stat()
+        if stat(path, &target) == 0, fstat(1, &standardOutput) == 0, target.st_dev == standardOutput.st_dev,
+            target.st_ino == standardOutput.st_ino
+        {
+            return 1
+        }
+        return try openForWriting(path)
+    }
+
     /// Opens `path` for writing from its start, creating it.
     /// - Throws: ``TransferFailure`` 23 when it cannot be opened.
     static func openForWriting(_ path: String) throws(TransferFailure) -> Int32 {
@@ -37,11 +51,11 @@ enum Output {
         guard writeAll(bytes, to: fd) else { throw TransferFailure(23, "Failure writing output") }
     }
 
-    /// Replaces the file at `path` with `bytes`.
+    /// Replaces the file at `path` with `bytes`; a `.device` path is written through (see ``openDevice(_:)``).
     /// - Throws: ``TransferFailure`` 23 when it cannot be written.
-    static func replaceFile(_ path: String, with bytes: [UInt8]) throws(TransferFailure) {
-        let fd = try openForWriting(path)
-        defer { close(fd) }
+    static func replaceFile(_ path: String, with bytes: [UInt8], device: Bool = false) throws(TransferFailure) {
+        let fd = try device ? openDevice(path) : openForWriting(path)
+        defer { if fd != 1 { close(fd) } }
         guard writeAll(bytes, to: fd) else { throw TransferFailure(23, "Failure writing output to \(path)") }
     }
 

@@ -4,10 +4,13 @@ import ArgumentParser
 struct OutputFlags: ParsableArguments {
     @Option(
         name: [.customShort("o"), .customLong("output")],
-        help: ArgumentHelp("Write the body to FILE (\"-\" for stdout); repeat it for each URL, in order.", valueName: "file"))
+        help: ArgumentHelp(
+            "Write the body to FILE (\"-\" for stdout); repeat it for each URL, in order.", valueName: "file"))
     var outputs: [String] = []
 
-    @Flag(name: [.customShort("O"), .customLong("remote-name")], help: "Name each output file after its URL's last path segment.")
+    @Flag(
+        name: [.customShort("O"), .customLong("remote-name")],
+        help: "Name each output file after its URL's last path segment.")
     var remoteName = false
 
     @Option(
@@ -15,7 +18,8 @@ struct OutputFlags: ParsableArguments {
         help: ArgumentHelp("\"-\": resume a partial output file where it ends.", valueName: "-"))
     var continueAt: String?
 
-    @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the response's header fields before the body.")
+    @Flag(
+        name: [.customShort("i"), .customLong("include")], help: "Print the response's header fields before the body.")
     var include = false
 
     @Flag(name: [.customShort("s"), .customLong("silent")], help: "No progress bar and no error messages.")
@@ -34,17 +38,23 @@ struct OutputFlags: ParsableArguments {
         help: "Print the exchange and the library's debug log on stderr; -vv logs at trace level.")
     var verbosity: Int
 
-    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Exit 22 without output on an HTTP status of 400 or more.")
+    @Flag(
+        name: [.customShort("f"), .customLong("fail")], help: "Exit 22 without output on an HTTP status of 400 or more."
+    )
     var fail = false
 
     @Option(
         name: [.customShort("w"), .customLong("write-out")],
-        help: ArgumentHelp("Print this after each transfer, e.g. '%{http_code}\\n' (@FILE reads it).", valueName: "format"))
+        help: ArgumentHelp(
+            "Print this after each transfer, e.g. '%{http_code}\\n' (@FILE reads it).", valueName: "format"))
     var writeOut: String?
 
-    @Flag(name: [.customShort("Z"), .customLong("parallel")], help: "Run the URLs at the same time through a request queue.")
+    @Flag(
+        name: [.customShort("Z"), .customLong("parallel")],
+        help: "Run the URLs at the same time through a request queue.")
     var parallel = false
 
-    @Option(name: .customLong("parallel-max"), help: ArgumentHelp("The most transfers -Z runs at once.", valueName: "n"))
+    @Option(
+        name: .customLong("parallel-max"), help: ArgumentHelp("The most transfers -Z runs at once.", valueName: "n"))
     var parallelMax = 50
 }

@@ -49,7 +49,8 @@ struct ParallelTransfer {
                 guard let entry = entries[result.requestID] else { continue }
                 var failure: TransferFailure?
                 do {
-                    try Delivery(context: context).deliver(try result.response(), for: entry.target, record: entry.record)
+                    try Delivery(context: context).deliver(
+                        try result.response(), for: entry.target, record: entry.record)
                 } catch {
                     failure = TransferFailure(error)
                     if let seconds = context.maxTime, expired.value.load(ordering: .relaxed), failure?.exitCode == 42 {

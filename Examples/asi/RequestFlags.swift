@@ -25,7 +25,8 @@ struct RequestFlags: ParsableArguments {
     @Option(
         name: [.customShort("F"), .customLong("form")],
         help: ArgumentHelp(
-            "A multipart form part: name=value, name=@FILE[;type=TYPE][;filename=NAME], or name=<FILE (value from a file).",
+            "A multipart form part: name=value, name=@FILE[;type=TYPE][;filename=NAME], or name=<FILE "
+                + "(value from a file).",
             valueName: "part"))
     var form: [String] = []
 
@@ -42,7 +43,8 @@ struct RequestFlags: ParsableArguments {
 
     @Option(
         name: [.customShort("u"), .customLong("user")],
-        help: ArgumentHelp("Basic credentials user:password (sent up front, as curl does).", valueName: "user:password"))
+        help: ArgumentHelp("Basic credentials user:password (sent up front, as curl does).", valueName: "user:password")
+    )
     var user: String?
 
     @Flag(name: .customLong("anyauth"), help: "Send -u credentials only when the server asks (the 401 challenge loop).")
@@ -53,7 +55,8 @@ struct RequestFlags: ParsableArguments {
         help: ArgumentHelp("Cookies to send: \"name=value; name2=value2\".", valueName: "data"))
     var cookies: [String] = []
 
-    @Flag(name: .customLong("compress-request"), help: "Send the request body gzip-compressed (Content-Encoding: gzip).")
+    @Flag(
+        name: .customLong("compress-request"), help: "Send the request body gzip-compressed (Content-Encoding: gzip).")
     var compressRequest = false
 
     @Flag(name: .customLong("http1.0"), help: "Use HTTP/1.0.")

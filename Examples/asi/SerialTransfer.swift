@@ -57,7 +57,7 @@ struct SerialTransfer {
             return
         }
         var fd: Int32 = 1
-        if case .device(let path) = target.destination { fd = try Output.openForWriting(path) }
+        if case .device(let path) = target.destination { fd = try Output.openDevice(path) }
         defer { if fd != 1 { close(fd) } }
         for try await chunk in response.body {
             try Output.writeBytes(chunk, to: fd)

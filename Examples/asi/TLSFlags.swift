@@ -20,10 +20,12 @@ struct TLSFlags: ParsableArguments {
 
     @Option(
         name: [.customShort("E"), .customLong("cert")],
-        help: ArgumentHelp("The client certificate (PEM, or a PKCS#12 bundle with --cert-type P12).", valueName: "file"))
+        help: ArgumentHelp("The client certificate (PEM, or a PKCS#12 bundle with --cert-type P12).", valueName: "file")
+    )
     var certificate: String?
 
-    @Option(name: .customLong("key"), help: ArgumentHelp("The client certificate's private key (PEM).", valueName: "file"))
+    @Option(
+        name: .customLong("key"), help: ArgumentHelp("The client certificate's private key (PEM).", valueName: "file"))
     var key: String?
 
     @Option(name: .customLong("cert-type"), help: "PEM (default) or P12.")

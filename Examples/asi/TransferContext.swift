@@ -69,7 +69,8 @@ struct TransferContext: Sendable {
         options.connectTimeout = transfer.connectTimeout.map { .milliseconds(Int64($0 * 1000)) }
         options.retriesOnTimeout = transfer.retry
         options.allowsCompressedResponse = transfer.compressed
-        options.inflatesWhenComplete = false  // inflate as the body arrives, so it can stream to stdout
+        // --compressed: inflate as the body arrives, so it streams to stdout; otherwise stream it as sent.
+        options.inflatesWhenComplete = !transfer.compressed
         options.compressesRequestBody = request.compressRequest
         options.userAgent = request.userAgent
         if request.http10 { options.httpVersion = .http1_0 }

@@ -18,7 +18,8 @@ struct TransferFlags: ParsableArguments {
 
     @Option(
         name: [.customShort("m"), .customLong("max-time")],
-        help: ArgumentHelp("The most seconds one URL's transfer may take in total, retries included.", valueName: "seconds"))
+        help: ArgumentHelp(
+            "The most seconds one URL's transfer may take in total, retries included.", valueName: "seconds"))
     var maxTime: Double?
 
     @Option(

@@ -33,7 +33,8 @@ final class TransferRecord: ProgressSink {
     ///   - forwards: Whether events go on to the bar (serial mode; a queue feeds its bar itself).
     init(url: URL, bar: TerminalProgressBar<ContinuousClock>?, forwards: Bool) {
         state = Mutex(Snapshot(url: url, effectiveURL: url))
-        label = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? (url.host() ?? "") : url.lastPathComponent
+        label =
+            url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? (url.host() ?? "") : url.lastPathComponent
         self.bar = bar
         self.forwards = forwards
     }

@@ -49,7 +49,9 @@ struct ASICommandExitCodeTests {
     @Test func maxTimeOnAStalledServerExits28() async throws {
         let server = try LoopbackServer { _ in .stall }
         defer { server.shutdown() }
-        let run = try await ASICommandRun.run(["-m", "1", "-w", "%{http_code} %{exitcode}", server.url("/").absoluteString])
+        let run = try await ASICommandRun.run([
+            "-m", "1", "-w", "%{http_code} %{exitcode}", server.url("/").absoluteString,
+        ])
         #expect(run.status == 28, "\(run.stderr)")
         #expect(run.output == "000 28")
         #expect(run.stderr.contains("(28)"))

@@ -14,7 +14,8 @@ struct ASICommandRun {
     var stdout: [UInt8]
     /// Everything written to stderr.
     var stderr: String
-    /// The child's peak resident memory in KiB (`ru_maxrss` from `wait4`).
+    /// The child's peak resident memory in KiB, as last seen in `/proc/<pid>/status` (`VmHWM`) while it ran.
+    /// (`ru_maxrss` would not do: `posix_spawn`'s vfork child records the test process's peak when it execs.)
     var maxResidentKiB: Int
 
     /// stdout as text.
@@ -62,7 +63,7 @@ struct ASICommandRun {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, scratch + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, scratch + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // A working directory goes through `sh -c 'cd DIR && exec asi ...'` (exec keeps the pid for wait4).
+        // A working directory goes through `sh -c 'cd DIR && exec asi ...'` (exec keeps the pid).
         let program = directory == nil ? binary : "/bin/sh"
         let argv =
             directory.map { [program, "-c", "cd \"$0\" && exec \"$@\"", $0, binary] + arguments }
@@ -75,10 +76,11 @@ struct ASICommandRun {
             throw PeerError.startFailed("asi: \(String(cString: strerror(started)))", log: "")
         }
         var status: Int32 = 0
-        var usage = rusage()
+        var peak = 0
         let deadline = ContinuousClock.now + limit
         while true {
-            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            peak = max(peak, highWaterMarkKiB(of: pid))
+            let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
             if reaped == -1 && errno != EINTR { break }
             if ContinuousClock.now > deadline { kill(pid, SIGKILL) }
@@ -88,7 +90,16 @@ struct ASICommandRun {
         return ASICommandRun(
             status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
             stdout: FileManager.default.contents(atPath: scratch + "/stdout").map(Array.init) ?? [],
-            stderr: String(decoding: FileManager.default.contents(atPath: scratch + "/stderr") ?? Data(), as: UTF8.self),
-            maxResidentKiB: Int(usage.ru_maxrss))
+            stderr: String(
+                decoding: FileManager.default.contents(atPath: scratch + "/stderr") ?? Data(), as: UTF8.self),
+            maxResidentKiB: peak)
+    }
+
+    /// `VmHWM` of a running process, in KiB; 0 when it cannot be read.
+    private static func highWaterMarkKiB(of pid: pid_t) -> Int {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/status") else { return 0 }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }
