@@ -1,4 +1,6 @@
+import FoundationEssentials
 import HTTPCore
+import HTTPTesting
 import Synchronization
 import Testing
 
@@ -52,7 +54,9 @@ final class TextRecorder: Sendable {
         bar.receive(total(0, of: 4_096))
         bar.receive(download(1_024, of: 4_096, delta: 1_024))
         clock.advance(by: .milliseconds(300))
-        bar.receive(total(1_024, of: 4_096))  // too soon for another total line
+        bar.receive(total(1_024, of: 4_096))  // the first total line: none before bytes move
+        clock.advance(by: .milliseconds(300))
+        bar.receive(total(2_048, of: 4_096))  // too soon for another
         clock.advance(by: .seconds(1))
         bar.receive(download(4_096, of: 4_096, delta: 3_072))
         bar.receive(total(4_096, of: 4_096))
@@ -60,9 +64,9 @@ final class TextRecorder: Sendable {
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(!out.text.contains("\u{1B}"))
         #expect(lines.count == 3)
-        #expect(lines[0].hasPrefix("total down [") && lines[0].contains(" 0%"))
+        #expect(lines[0].hasPrefix("total down [") && lines[0].contains(" 25%"))  // no line before bytes move
         #expect(lines[1].hasPrefix("file.bin down [########################] 100%  4.0 KiB / 4.0 KiB"))
-        #expect(lines[1].contains("  3.1 KiB/s  ") && lines[1].hasSuffix("in 2s"))  // 4 KiB in 1.3 s
+        #expect(lines[1].contains("  2.5 KiB/s  ") && lines[1].hasSuffix("in 2s"))  // 4 KiB in 1.6 s
         #expect(lines[2].hasPrefix("total down [########################] 100%  4.0 KiB"))
     }
 
@@ -114,6 +118,25 @@ final class TextRecorder: Sendable {
         #expect(ProgressBoard.time(seconds: 45) == "45s")
         #expect(ProgressBoard.time(seconds: 185) == "3m05s")
         #expect(ProgressBoard.time(seconds: 7_620) == "2h07m")
+    }
+
+    @Test func drawsAQueuesRequestsAndTotal() async throws {
+        let out = TextRecorder()
+        let bar = TerminalProgressBar(clock: TestClock(), configuration: .init(isTerminal: false), output: out.append)
+        let transport = progressTransport(chunk: 512) { request in
+            (200, [:], Array(repeating: 1, count: Int(request.url.lastPathComponent) ?? 0), true)
+        }
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: true, progress: bar))
+        for size in [2_048, 1_024] { queue.add(Request("http://a.example/\(size)")) }
+        queue.go()
+        await queue.waitUntilFinished()
+        bar.finish()
+        let lines = out.text.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(" down [") && $0.contains("100%  2.0 KiB / 2.0 KiB") }.count == 1)
+        #expect(lines.filter { $0.contains(" down [") && $0.contains("100%  1.0 KiB / 1.0 KiB") }.count == 1)
+        #expect(lines.last?.hasPrefix("total down [########################] 100%  3.0 KiB") == true)
     }
 
     @Test func ignoresEventsAfterFinish() {

@@ -71,11 +71,12 @@ struct ProgressBoard: Sendable {
         }
     }
 
-    /// The lines to draw: the newest `limit` request lines, then the totals.
+    /// The lines to draw: the newest `limit` request lines, then the totals of directions that moved bytes (a queue
+    /// of `GET`s still counts upload units, which are not worth a line).
     func render(now: Duration, limit: Int) -> [String] {
         var out = order.suffix(limit).compactMap { key in lines[key].map { describe(key, $0, now: now) } }
         for direction in [TransferDirection.upload, .download] {
-            if let total = totals[direction] { out.append(describe(total, direction, now: now)) }
+            if let total = totals[direction], total.bytes > 0 { out.append(describe(total, direction, now: now)) }
         }
         return out
     }

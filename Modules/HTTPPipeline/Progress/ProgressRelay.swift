@@ -107,7 +107,8 @@ final class ProgressRelay: ProgressSink {
     /// Wraps the final response's body so that its end announces a download size that was unknown until then
     /// (no `Content-Length`): a finished request's sinks then always end at a fraction of exactly 1.
     func trackingEnd(of body: ResponseBody) -> ResponseBody {
-        ResponseBody(expectedLength: body.expectedLength, source: EndReportingBodySource(base: body.source, relay: self))
+        ResponseBody(
+            expectedLength: body.expectedLength, source: EndReportingBodySource(base: body.source, relay: self))
     }
 
     /// The final body ended: if its size was never announced, announce what arrived.

@@ -131,7 +131,7 @@ public final class TerminalProgressBar<C: Clock>: ProgressSink where C.Duration 
                     state.board.remove(completed)
                 }
                 if event.isAggregate, due(state.lastDraw, now, configuration.plainInterval) || isFinalTotal(event),
-                    let total = state.board.totals[event.direction]
+                    let total = state.board.totals[event.direction], total.bytes > 0
                 {
                     emit(state.board.describe(total, event.direction, now: now) + "\n")
                     state.lastDraw = now
