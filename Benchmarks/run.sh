@@ -3,12 +3,12 @@
 #
 # Usage: Benchmarks/run.sh
 # Environment (defaults in brackets):
-#   RUNS [3]        runs per request-rate row; the table shows the median
-#   DL_RUNS [5]     runs per download row (they are short, so more of them)
+#   RUNS [5]        runs per request-rate row; the table shows the median
+#   DL_RUNS [9]     runs per download row (they are short, so more of them)
 #   BIG_RUNS [3]    runs of the 1 GiB download to a file
 #   N [10000]       requests per 1 KiB row;  C [16] connections / queue width
 #   HS_N [1000]     requests of the TLS full-handshake row;  TLS_N [5000] of the one-TLS-connection row
-#   WRK_SECONDS [3] per wrk run (the server's ceiling)
+#   WRK_SECONDS [2] per wrk run (the server's ceiling)
 #   CLIENTS ["asikit libcurl ahc urlsession"]   which clients to measure
 #   ROWS ["seq conc queue dl gzip hs tls file"] which rows to measure
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
@@ -18,14 +18,14 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-RUNS="${RUNS:-3}"
-DL_RUNS="${DL_RUNS:-5}"
+RUNS="${RUNS:-5}"
+DL_RUNS="${DL_RUNS:-9}"
 BIG_RUNS="${BIG_RUNS:-3}"
 N="${N:-10000}"
 C="${C:-16}"
 HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
-WRK_SECONDS="${WRK_SECONDS:-3}"
+WRK_SECONDS="${WRK_SECONDS:-2}"
 CLIENTS="${CLIENTS:-asikit libcurl ahc urlsession}"
 ROWS="${ROWS:-seq conc queue dl gzip hs tls file}"
 LIMIT=300 # seconds, per client command
