@@ -76,11 +76,12 @@ struct ASICommand: AsyncParsableCommand {
         }
         let context = try TransferContext(
             targets: targets, request: request, transfer: transfer, tls: tls, output: output)
-        let code =
+        await context.loadCookieFiles()
+        var code =
             output.parallel
             ? await ParallelTransfer(context: context).run(targets)
             : await SerialTransfer(context: context).run(targets)
-        context.finish()
+        if let failure = context.finish() { code = failure.exitCode }
         try? await context.client.shutdown()
         if code != 0 { throw ExitCode(code) }
     }

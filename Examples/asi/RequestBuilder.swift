@@ -12,6 +12,8 @@ struct RequestBuilder: Sendable {
     var uploadFile: String?
     var head: Bool
     var cookies: [String]
+    /// Whether `-b` or `-c` turned on the cookie store, as they turn on curl's cookie engine.
+    var usesCookieEngine: Bool
     var credential: Credential?
     var preemptiveBasic: Bool
     var options: RequestOptions
@@ -36,8 +38,10 @@ struct RequestBuilder: Sendable {
             if preemptiveBasic { request.options.authenticationScheme = .basic }
         }
         let host = target.url.host() ?? ""
-        request.options.requestCookies = cookies.flatMap { Self.parseCookies($0, domain: host) }
-        request.options.usesCookieStore = !cookies.isEmpty
+        request.options.requestCookies = cookies.filter { $0.contains("=") }.flatMap {
+            Self.parseCookies($0, domain: host)
+        }
+        request.options.usesCookieStore = usesCookieEngine
         if case .file(let path) = target.destination {
             request.options.download = DownloadOptions(
                 destinationPath: path, temporaryPath: target.resumes ? path : nil, allowsResume: target.resumes)

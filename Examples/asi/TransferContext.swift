@@ -1,3 +1,4 @@
+import FoundationEssentials
 import GzipCodec
 import HTTPCore
 import HTTPPipeline
@@ -7,6 +8,9 @@ import SocketTransport
 /// Everything the transfers share: the client, the request builder and the output settings.
 struct TransferContext: Sendable {
     let client: Client
+    let cookieJar: MemoryCookieJar
+    let cookieJarPath: String?
+    let cookieFiles: [String]
     let builder: RequestBuilder
     let bar: TerminalProgressBar<ContinuousClock>?
     let maxTime: Double?
@@ -22,11 +26,16 @@ struct TransferContext: Sendable {
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
+        cookieJar = MemoryCookieJar()
+        cookieJarPath = request.cookieJar
+        cookieFiles = request.cookies.filter { !$0.contains("=") }
         client = Client(
-            transport: .posix(), codecs: [.zlib()], configuration: Client.Configuration(logger: logger))
+            transport: .posix(), cookies: cookieJar, codecs: [.zlib()],
+            configuration: Client.Configuration(logger: logger))
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
             form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,
+            usesCookieEngine: !request.cookies.isEmpty || request.cookieJar != nil,
             credential: request.user.map(Self.credential), preemptiveBasic: !request.anyAuth,
             options: Self.options(request: request, transfer: transfer, tls: tls))
         let bodyOnTerminal =
@@ -47,9 +56,29 @@ struct TransferContext: Sendable {
         if showsErrors { Output.writeError("asi: (\(failure.exitCode)) \(failure.message)\n") }
     }
 
-    /// Draws the progress bar's last state.
-    func finish() {
+    /// Loads the `-b` cookie files into the jar.
+    func loadCookieFiles() async {
+        for path in cookieFiles {
+            for cookie in CookieJarFile.read(path) {
+                let host = cookie.domain.contains(":") ? "[\(cookie.domain)]" : cookie.domain
+                guard let url = URL(string: "http://\(host)/") else { continue }
+                await cookieJar.store([cookie], receivedFrom: url)
+            }
+        }
+    }
+
+    /// Draws the progress bar's last state and writes the `-c` cookie jar.
+    /// - Returns: The failure writing the jar, if any.
+    func finish() -> TransferFailure? {
         bar?.finish()
+        guard let cookieJarPath else { return nil }
+        do {
+            try CookieJarFile.write(cookieJar.allCookies, to: cookieJarPath)
+            return nil
+        } catch {
+            report(error)
+            return error
+        }
     }
 
     /// `user:password`; a missing password is empty.

@@ -131,6 +131,28 @@ struct ASICommandHttpbinTests {
         }
     }
 
+    @Test func cookieJarWritesCookiesThatCookieReadsBack() async throws {
+        try await withHttpbin { httpbin in
+            let directory = try DataPath.directory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let jar = directory + "/jar.txt"
+            let set = try await ASICommandRun.run(
+                ["-L", "-c", jar, httpbin.url("/cookies/set?flavour=oatmeal").absoluteString])
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(set.output.contains("\"flavour\": \"oatmeal\""), "the cookie followed the redirect")
+            let lines = String(decoding: DataPath.read(jar) ?? [], as: UTF8.self).split(separator: "\n")
+            #expect(lines.contains("127.0.0.1\tFALSE\t/\tFALSE\t0\tflavour\toatmeal"), "\(lines)")
+
+            let sent = try await ASICommandRun.run(["-b", jar, httpbin.url("/cookies").absoluteString])
+            #expect(sent.output.contains("\"flavour\": \"oatmeal\""), "\(sent.output)")
+
+            let noEngine = try await ASICommandRun.run([
+                "-L", httpbin.url("/cookies/set?flavour=oatmeal").absoluteString,
+            ])
+            #expect(!noEngine.output.contains("oatmeal"), "without -b or -c no cookie is kept, as in curl")
+        }
+    }
+
     @Test func compressRequestGzipsTheBodyAndCompressedInflatesResponses() async throws {
         try await withHttpbin { httpbin in
             let text = String(decoding: DataPath.text(5_000), as: UTF8.self)
