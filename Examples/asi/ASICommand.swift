@@ -68,14 +68,18 @@ struct ASICommand: AsyncParsableCommand {
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes a write error (exit 23), as in curl
         let targets: [Target]
+        let context: TransferContext
         do {
             targets = try Target.plan(urls: urls, output: output)
+            context = try TransferContext(
+                targets: targets, request: request, transfer: transfer, tls: tls, output: output)
         } catch {
-            if !output.silent || output.showError { Output.writeError("asi: (\(error.exitCode)) \(error.message)\n") }
-            throw ExitCode(error.exitCode)
+            let failure = TransferFailure(error)
+            if !output.silent || output.showError {
+                Output.writeError("asi: (\(failure.exitCode)) \(failure.message)\n")
+            }
+            throw ExitCode(failure.exitCode)
         }
-        let context = try TransferContext(
-            targets: targets, request: request, transfer: transfer, tls: tls, output: output)
         await context.loadCookieFiles()
         var code =
             output.parallel

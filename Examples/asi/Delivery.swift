@@ -1,10 +1,6 @@
 import HTTPCore
 import HTTPPipeline
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Puts a finished response where it belongs: stdout, or its output file (which the library has already written
 /// when the status was 2xx).
 struct Delivery {
