@@ -42,8 +42,10 @@ import Testing
         #expect(actions.cancelRunning == [ids[1]])
         #expect(actions.failedWhilePending == [ids[2], ids[3]])
         #expect(actions.starts.isEmpty && !actions.drained)
-        let last = state.ended(ids[1], failed: true)  // the cancelled one reports
-        #expect(last.drained && last.failedWhilePending.isEmpty)
+        let cancelled = state.ended(ids[1], failed: true)  // the cancelled one reports
+        #expect(cancelled.cancelRunning.isEmpty && !cancelled.drained)  // asked once is enough
+        #expect(!state.pendingFailureReported(ids[2]).drained)
+        #expect(state.pendingFailureReported(ids[3]).drained)  // only once every failure is reported
     }
 
     @Test func aFailureLeavesTheOthersAloneWhenNotAsked() {
@@ -72,6 +74,8 @@ import Testing
         #expect(state.failPending(ids[0]) == nil)  // running: its task reports
         let actions = state.failPending(ids[2])
         #expect(actions?.failedWhilePending == [ids[2]])
+        #expect(state.outstanding == 3)  // until the failure is reported
+        #expect(state.pendingFailureReported(ids[2]).starts.isEmpty)
         #expect(state.outstanding == 2)
     }
 
@@ -101,6 +105,9 @@ import Testing
         for id in ids.prefix(3) { _ = state.add(id, preflight: false) }
         let actions = state.cancelAll()
         #expect(actions.failedWhilePending == [ids[0], ids[1], ids[2]])
-        #expect(actions.drained && state.outstanding == 0)
+        #expect(!actions.drained)
+        #expect(!state.pendingFailureReported(ids[0]).drained)
+        #expect(!state.pendingFailureReported(ids[1]).drained)
+        #expect(state.pendingFailureReported(ids[2]).drained && state.outstanding == 0)
     }
 }

@@ -199,6 +199,36 @@ import Testing
         #expect(log.values.suffix(2) == ["queue finished /late", "queue drained"])
     }
 
+    @Test(arguments: [false, true])
+    func manyRequestsRacingToTheEndFinishTheQueueOnce(cancelsAllOnFailure: Bool) async throws {
+        let transport = ScriptedTransport { request, _ in
+            let index = Int(request.url.lastPathComponent) ?? 0
+            try await Task.sleep(for: .microseconds(50 * (index % 7)))
+            if index % 37 == 36 { throw ClientError(.connectFailed, message: "scripted") }
+            return .text("ok")
+        }
+        let log = HopRecorder()
+        let executor = DispatchQueue(label: "test.queue.race")
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 8, cancelsAllOnFailure: cancelsAllOnFailure),
+            callbacks: loggingQueueCallbacks(log), on: executor)
+        for index in 0..<300 { queue.add(Request("http://a.example/\(index)")) }
+        let results = queue.results
+        queue.go()
+        var count = 0
+        for await _ in results { count += 1 }
+        await queue.waitUntilFinished()
+        await executor.drain()
+        #expect(count == 300)
+        #expect(log.values.filter { $0 == "queue drained" }.count == 1)
+        #expect(log.values.last == "queue drained")
+        let ends = log.values.filter { $0.hasPrefix("queue finished") || $0.hasPrefix("queue failed") }
+        #expect(ends.count == 300)
+        #expect(queue.requestCount == 0 && queue.downloadProgress == 1.0)
+        if !cancelsAllOnFailure { #expect(transport.requests.count == 300) }
+    }
+
     @Test func resultsStreamEveryRequestThenEnds() async throws {
         let queue = RequestQueue(
             client: Client(

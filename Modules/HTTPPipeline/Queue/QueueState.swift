@@ -9,7 +9,8 @@ struct QueueState: Sendable {
         var preflights: [RequestID] = []
         /// Requests that start now.
         var starts: [RequestID] = []
-        /// Requests that never ran and fail now as cancelled, in order.
+        /// Requests that never ran and fail now, in order. Each still counts as outstanding until the queue reports
+        /// it with ``pendingFailureReported(_:)``, so the drain is never announced before their callbacks.
         var failedWhilePending: [RequestID] = []
         /// Running requests and pre-flights to cancel.
         var cancelRunning: [RequestID] = []
@@ -32,6 +33,8 @@ struct QueueState: Sendable {
     private var pendingStarts = FIFO()
     private var preflightsOutstanding: Set<RequestID> = []
     private var runningIDs: Set<RequestID> = []
+    /// Running requests and pre-flights already told to cancel.
+    private var cancelRequested: Set<RequestID> = []
 
     init(width: Int, cancelsAllOnFailure: Bool) {
         self.width = width
@@ -64,6 +67,7 @@ struct QueueState: Sendable {
     /// A pre-flight ended (its request stays pending; a failed pre-flight is followed by ``failPending(_:)``).
     mutating func preflightEnded(_ id: RequestID) -> Actions {
         runningIDs.remove(id)
+        cancelRequested.remove(id)
         preflightsOutstanding.remove(id)
         return schedule()
     }
@@ -71,7 +75,13 @@ struct QueueState: Sendable {
     /// A started request ended; `failed` includes a cancel.
     mutating func ended(_ id: RequestID, failed: Bool) -> Actions {
         guard runningIDs.remove(id) != nil else { return Actions() }
+        cancelRequested.remove(id)
         return settle(failed: failed)
+    }
+
+    /// A request returned in ``Actions/failedWhilePending`` has been reported failed: it is over now.
+    mutating func pendingFailureReported(_ id: RequestID) -> Actions {
+        settle(failed: true)
     }
 
     /// A request that has not started is cancelled, or its pre-flight failed: it fails now.
@@ -80,9 +90,9 @@ struct QueueState: Sendable {
         guard pendingStarts.remove(id) else { return nil }
         _ = pendingPreflights.remove(id)
         preflightsOutstanding.remove(id)
-        var actions = settle(failed: true)
-        actions.failedWhilePending.insert(id, at: 0)
-        if runningIDs.contains(id), !actions.cancelRunning.contains(id) {
+        var actions = schedule()  // when it was the last pre-flight out, requests may start
+        actions.failedWhilePending = [id]
+        if runningIDs.contains(id), cancelRequested.insert(id).inserted {
             actions.cancelRunning.append(id)  // its pre-flight is running and no longer needed
         }
         return actions
@@ -92,12 +102,11 @@ struct QueueState: Sendable {
     /// (ASINetworkQueue's `cancelAllOperations`).
     mutating func cancelAll() -> Actions {
         var actions = Actions()
-        actions.cancelRunning = runningIDs.sorted { $0.rawValue < $1.rawValue }
+        actions.cancelRunning = runningIDs.subtracting(cancelRequested).sorted { $0.rawValue < $1.rawValue }
+        cancelRequested.formUnion(runningIDs)
         actions.failedWhilePending = pendingStarts.removeAll()
         _ = pendingPreflights.removeAll()
         preflightsOutstanding = []
-        outstanding -= actions.failedWhilePending.count
-        actions.drained = !actions.failedWhilePending.isEmpty && outstanding == 0
         return actions
     }
 

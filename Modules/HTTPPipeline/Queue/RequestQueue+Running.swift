@@ -80,6 +80,8 @@ extension RequestQueue {
                 firstError.flatMap { $0.0 == entry.handle.requestID ? $0.1 : nil }
                 ?? ClientError(.cancelled, message: "The request was cancelled")
             report(entry, outcome: .failure(error), streams: work.streams)
+            let id = entry.handle.requestID
+            perform(modify { $0.scheduler.pendingFailureReported(id) })
         }
         if work.drained {
             if let queueFinished = callbacks.queueFinished { executor.enqueue { queueFinished() } }
