@@ -67,7 +67,8 @@ let package = Package(
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/asi"
+            path: "Examples/asi",
+            exclude: ["README.md"]
         ),
 
         // Tests.

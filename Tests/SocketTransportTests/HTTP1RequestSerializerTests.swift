@@ -33,6 +33,16 @@ struct HTTP1RequestSerializerTests {
                 + "X-Alpha: a, b\r\nAccept: text/html\r\n\r\n")
     }
 
+    @Test func cookiesGoOnOneLine() throws {
+        var fields = HTTPFields()
+        fields[.cookie] = "a=1; b=2"  // HTTPFields stores one field per cookie
+        fields.append(HTTPField(name: .accept, value: "*/*"))
+        fields.append(HTTPField(name: .cookie, value: "c=3"))
+        #expect(fields[values: .cookie].count == 3)
+        #expect(try Self.head(fields: fields) == "GET / HTTP/1.1\r\nHost: example.com\r\nCookie: a=1; b=2; c=3\r\n"
+            + "Accept: */*\r\n\r\n")
+    }
+
     @Test func callersHostIsKeptInPlace() throws {
         var fields = HTTPFields()
         fields.append(HTTPField(name: .userAgent, value: "ASIKit"))

@@ -54,7 +54,16 @@ enum HTTP1RequestSerializer {
             out.append(contentsOf: host.utf8)
             out.append(contentsOf: HTTP1Syntax.crlf)
         }
+        var wroteCookie = false
         for field in fields where !isFraming(field.name) {
+            if field.name == .cookie {
+                // HTTPFields keeps one field per cookie; RFC 6265 §5.4 wants a single `Cookie` line, joined by "; ".
+                guard !wroteCookie, let cookies = fields[.cookie] else { continue }
+                wroteCookie = true
+                try checkValue(cookies) { "value of header field Cookie" }
+                out.append(contentsOf: "\(field.name.rawName): \(cookies)\r\n".utf8)
+                continue
+            }
             out.append(contentsOf: field.name.rawName.utf8)
             out.append(HTTP1Syntax.colon)
             out.append(HTTP1Syntax.sp)

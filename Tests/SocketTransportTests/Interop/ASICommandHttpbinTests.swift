@@ -120,14 +120,8 @@ struct ASICommandHttpbinTests {
             #expect(run.status == 0, "\(run.stderr)")
             struct Cookies: Decodable { var cookies: [String: String] }
             let cookies = try JSONDecoder().decode(Cookies.self, from: Data(run.stdout))
-            // RFC 6265 §5.4: one Cookie line. The HTTP/1 serializer writes one line per HTTPFields entry, and
-            // HTTPFields splits a Cookie value at "; ", so httpbin sees "a=1,flavour=oatmeal". Remove this
-            // wrapper when HTTP1RequestSerializer joins Cookie fields with "; ".
-            withKnownIssue("SocketTransport sends one Cookie header line per cookie") {
-                #expect(cookies.cookies == ["a": "1", "flavour": "oatmeal"])
-            }
-            #expect(cookies.cookies["a"]?.hasPrefix("1") == true)
-            #expect(cookies.cookies.values.contains { $0.contains("oatmeal") })
+            // RFC 6265 §5.4: one Cookie line, so httpbin sees both cookies separately.
+            #expect(cookies.cookies == ["a": "1", "flavour": "oatmeal"])
         }
     }
 
