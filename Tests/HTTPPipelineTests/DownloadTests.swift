@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import FoundationEssentials
 import HTTPCore
 import HTTPPipeline
@@ -66,6 +67,24 @@ import Testing
             try await Client(transport: Self.rangeServer(Self.content)).send(Self.request(to: directory + "/nope"))
         }
         #expect(error?.code == .storageFailed)
+    }
+
+    @Test func aDestinationThatIsNotARegularFileIsNeverReplaced() async throws {
+        let directory = try makeDirectory()
+        defer { removeDirectory(directory) }
+        mkdir(directory + "/out.bin", 0o755)  // a directory where the file would go
+        try writeFile(directory + "/target", Array("keep".utf8))
+        var viaLink = Self.request(to: directory)
+        viaLink.options.download?.destinationPath = directory + "/link"
+        symlink(directory + "/target", directory + "/link")
+        for request in [Self.request(to: directory), viaLink] {
+            let error = await #expect(throws: ClientError.self) {
+                try await Client(transport: Self.rangeServer(Self.content)).send(request)
+            }
+            #expect(error?.code == .storageFailed)
+        }
+        #expect(readFile(directory + "/target") == Array("keep".utf8))
+        #expect(listing(directory) == ["link", "out.bin", "target"])
     }
 
     @Test func anErrorStatusIsKeptInMemoryAndTouchesNoFile() async throws {

@@ -2,8 +2,10 @@
 /// `downloadDestinationPath`, `temporaryFileDownloadPath` and `allowResumeForFileDownloads`).
 ///
 /// The body is written to ``temporaryPath`` while it arrives and moved to ``destinationPath`` (replacing any file
-/// there) only when it is complete; a compressed body is inflated into the destination instead. An empty body
-/// creates no file. When the request fails, the temporary file is removed unless ``allowsResume`` is set.
+/// there, unless it is not a regular file: a directory, device or symbolic link is never replaced and the request
+/// fails with `storageFailed`) only when it is complete; a compressed body is inflated into the destination
+/// instead. An empty body creates no file. When the request fails, the temporary file is removed unless
+/// ``allowsResume`` is set.
 ///
 /// ```swift
 /// var request = Request(url: URL(string: "https://example.com/big.iso")!)

@@ -67,6 +67,18 @@ final class DownloadFile {
         return Int64(info.st_size)
     }
 
+    /// Throws unless `path` is free or a regular file: a download replaces its destination with `rename`, which
+    /// must never replace a device (`/dev/null`), a directory, a FIFO or a symbolic link.
+    static func checkDestination(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ClientError(
+                .storageFailed, stage: .pipeline,
+                message: "The download destination \(path) exists and is not a regular file")
+        }
+    }
+
     /// Removes a file if it exists.
     static func remove(_ path: String) {
         _ = unlink(path)

@@ -15,6 +15,12 @@ struct FileDownload {
 
     /// Receives the body; returns it only when it was not saved.
     func receive(_ response: StreamingResponse) async throws -> [UInt8] {
+        do {
+            try DownloadFile.checkDestination(options.destinationPath)
+        } catch {
+            await response.body.discard()
+            throw error
+        }
         let head = response.head
         let resumeFrom = ResumeRange.start(for: request)
         // Only a named temporary file can be resumed; an automatic one is never kept.
