@@ -77,6 +77,7 @@ SWIFT_FLAGS=(-c release --package-path "$HERE" --scratch-path "$HERE/.build" -Xs
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     say "building (release, with debug info for profilers)"
     swift build "${SWIFT_FLAGS[@]}" >&2
+    git -C "$HERE/.." describe --always --dirty >"$HERE/.build/asikit-revision" 2>/dev/null || true
 fi
 BIN="$(swift build "${SWIFT_FLAGS[@]}" --show-bin-path)"
 cc -O2 -o "$WORK/libcurl-bench" "$HERE/C/libcurl_bench.c" -lcurl
@@ -282,7 +283,7 @@ table() {
         "$(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
     echo "load average (1 min) at the start: $LOAD_START, at the end: $(cut -d' ' -f1 /proc/loadavg)"
     if [ ${#CLIENT_CPU[@]} -gt 0 ]; then echo "pinned: nginx on CPU 0; every client and wrk on CPU 1"; fi
-    echo "ASIKit $(git -C "$HERE/.." describe --always --dirty 2>/dev/null || echo '?');" \
+    echo "ASIKit $(cat "$HERE/.build/asikit-revision" 2>/dev/null || echo '?') (as built);" \
         "$(swift --version 2>&1 | head -1 | sed 's/ (.*//'); libcurl $(curl-config --version | cut -d' ' -f2);" \
         "AsyncHTTPClient $(ahc_version); URLSession: swift-corelibs-foundation"
     echo
