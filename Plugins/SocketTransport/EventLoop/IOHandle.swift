@@ -52,15 +52,20 @@ final class IOHandle: Sendable {
 
     /// Suspends until the socket is ready for `interest`, the deadline passes, the task is cancelled or the
     /// handle fails.
+    ///
+    /// A waiter that drained the socket before calling `recv` again passes `orHangUp`: the peer's close may have
+    /// been reported with the edge of bytes already read, and no later edge would come for it.
     /// - Parameters:
     ///   - interest: Read or write readiness.
     ///   - deadline: A ``NanoTime`` deadline, or `NanoTime.never`.
+    ///   - orHangUp: Also return at once when the peer closed or the connection broke.
     /// - Throws: ``TimedOut``, `CancellationError`, or the error the handle failed with.
-    func wait(for interest: Interest, until deadline: UInt64) async throws {
+    func wait(for interest: Interest, until deadline: UInt64, orHangUp: Bool = false) async throws {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let step = state.withLock { state -> WaitStep in
                     if let failure = state.failure { return .failed(failure) }
+                    if orHangUp && state.hungUp { return .ready }
                     switch interest {
                     case .read where state.readable:
                         state.readable = false

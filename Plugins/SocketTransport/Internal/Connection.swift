@@ -40,6 +40,10 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private(set) var isClosed = false
     private var buffer: UnsafeMutableRawBufferPointer
     private var growBuffer = false
+    /// Whether the last plain-TCP read returned fewer bytes than it asked for: the socket was empty then, so the
+    /// next read waits for a readiness edge first instead of calling `recv` only to get `EAGAIN`. Never set for
+    /// TLS, where a short read says nothing about the socket.
+    private var drained = false
 
     /// Wraps a connected socket.
     /// - Parameters:
@@ -91,12 +95,18 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
             buffer = .allocate(byteCount: size, alignment: 16)
         }
         let count = min(limit, buffer.count)
+        if drained {
+            drained = false
+            try await wait(for: .read, until: NanoTime.deadline(after: inactivityTimeout), connecting: false,
+                           orHangUp: true)
+        }
         while true {
             let result = tls?.read(into: buffer.baseAddress!, count: count)
                 ?? Socket.receive(fd, buffer.baseAddress!, count)
             switch result {
             case .bytes(let read):
                 if read == buffer.count && buffer.count < Self.maxBufferSize { growBuffer = true }
+                drained = read < count && tls == nil
                 return read
             case .endOfStream:
                 sawEndOfStream = true
@@ -198,9 +208,11 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
         }
     }
 
-    private func wait(for interest: IOHandle.Interest, until deadline: UInt64, connecting: Bool) async throws {
+    private func wait(
+        for interest: IOHandle.Interest, until deadline: UInt64, connecting: Bool, orHangUp: Bool = false
+    ) async throws {
         do {
-            try await handle.wait(for: interest, until: deadline)
+            try await handle.wait(for: interest, until: deadline, orHangUp: orHangUp)
         } catch is IOHandle.TimedOut {
             throw connecting
                 ? ClientError(.timedOut, stage: .transport, message: "The TLS handshake with \(key) timed out")
