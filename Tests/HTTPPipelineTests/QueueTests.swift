@@ -229,6 +229,19 @@ import Testing
         if !cancelsAllOnFailure { #expect(transport.requests.count == 300) }
     }
 
+    @Test func droppingASuspendedQueueReleasesItsWaitingRequests() async throws {
+        let transport = ScriptedTransport.ok
+        var queue: RequestQueue? = RequestQueue(client: Client(transport: transport))
+        let handle = queue!.add(Request("http://a.example/never"))
+        let results = queue!.results
+        queue = nil
+        await handle.wait()  // returns instead of hanging
+        var count = 0
+        for await _ in results { count += 1 }
+        #expect(count == 0)
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test func resultsStreamEveryRequestThenEnds() async throws {
         let queue = RequestQueue(
             client: Client(

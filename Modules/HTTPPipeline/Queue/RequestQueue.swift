@@ -63,6 +63,14 @@ public final class RequestQueue: Sendable {
                     cancelsAllOnFailure: configuration.cancelsAllOnFailure)))
     }
 
+    deinit {
+        // Only waiting requests can remain (a running one's task keeps the queue alive): they will never run, so
+        // their handles' waits and the result sequences end here, without callbacks.
+        let (entries, streams) = shared.withLock { ($0.entries.values, $0.streams.values) }
+        for entry in entries { entry.handle.markFinished() }
+        for continuation in streams { continuation.finish() }
+    }
+
     /// Adds a request (ASINetworkQueue's `addOperation:`). It starts once the queue runs and there is room.
     ///
     /// In accurate-progress mode, a `GET` added while the queue is suspended is preceded by a `HEAD` request
