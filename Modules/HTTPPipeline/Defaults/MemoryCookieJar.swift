@@ -14,10 +14,12 @@ public final class MemoryCookieJar: CookieStore {
     /// - Parameter url: The request URL.
     /// - Returns: The cookies to send.
     public func cookies(for url: URL) async -> [Cookie] {
-        let now = Date()
-        let matching = cookiesByIdentity.withLock { cookies in
-            cookies.values.filter { $0.matches(url, at: now) }
+        let matching = cookiesByIdentity.withLock { cookies -> [Cookie] in
+            guard !cookies.isEmpty else { return [] }  // the common case costs no clock read, filter or sort
+            let now = Date()
+            return cookies.values.filter { $0.matches(url, at: now) }
         }
+        guard matching.count > 1 else { return matching }
         return matching.sorted { lhs, rhs in
             lhs.path.count != rhs.path.count ? lhs.path.count > rhs.path.count : lhs.created < rhs.created
         }

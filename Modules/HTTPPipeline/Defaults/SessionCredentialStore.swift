@@ -15,6 +15,7 @@ public final class SessionCredentialStore: CredentialStore {
     /// - Returns: The credential, or `nil`.
     public func credential(for scope: CredentialScope) async -> Credential? {
         credentials.withLock { stored in
+            guard !stored.isEmpty else { return nil }  // the common case hashes nothing
             if let exact = stored[scope] { return exact }
             var realmless = scope
             realmless.realm = nil
@@ -39,6 +40,11 @@ public final class SessionCredentialStore: CredentialStore {
     /// - Parameter scope: The scope.
     public func removeCredential(for scope: CredentialScope) async {
         credentials.withLock { _ = $0.removeValue(forKey: scope) }
+    }
+
+    /// Whether no credential is saved; the pipeline then skips building a scope for a pre-emptive lookup.
+    var isEmpty: Bool {
+        credentials.withLock { $0.isEmpty }
     }
 
     /// Removes every credential (part of ASIHTTPRequest's `clearSession`).

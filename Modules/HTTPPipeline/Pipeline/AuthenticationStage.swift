@@ -24,6 +24,11 @@ struct AuthenticationStage: Sendable {
         var rejected: Set<Credential> = []
         var wasChallenged = false
         var origin: Origin?
+
+        /// Whether nothing is remembered yet; such a state needs no reset when the origin changes.
+        var isEmpty: Bool {
+            credential == nil && source == nil && scope == nil && rejected.isEmpty && !wasChallenged
+        }
     }
 
     let store: any CredentialStore
@@ -37,21 +42,24 @@ struct AuthenticationStage: Sendable {
         if let credential = state.credential, state.wasChallenged || state.source == .request {
             return BasicAuthentication.authorization(for: credential)
         }
-        guard request.options.presentsCredentialsBeforeChallenge, let origin = Origin(request.url) else { return nil }
-        if let credential = request.options.credential, request.options.authenticationScheme == .basic {
+        guard request.options.presentsCredentialsBeforeChallenge else { return nil }
+        let requestCredential = request.options.authenticationScheme == .basic ? request.options.credential : nil
+        let asksStore = request.options.usesCredentialStore && !((store as? SessionCredentialStore)?.isEmpty ?? false)
+        guard requestCredential != nil || asksStore, let origin = Origin(request.url) else { return nil }
+        if let credential = requestCredential {
             state.credential = credential
             state.source = .request
             state.scope = CredentialScope(scheme: origin.scheme, host: origin.host, port: origin.port)
+            state.origin = origin
             return BasicAuthentication.authorization(for: credential)
         }
-        if request.options.usesCredentialStore {
-            let scope = CredentialScope(scheme: origin.scheme, host: origin.host, port: origin.port)
-            if let credential = try await store.credential(for: scope) {
-                state.credential = credential
-                state.source = .store
-                state.scope = scope
-                return BasicAuthentication.authorization(for: credential)
-            }
+        let scope = CredentialScope(scheme: origin.scheme, host: origin.host, port: origin.port)
+        if let credential = try await store.credential(for: scope) {
+            state.credential = credential
+            state.source = .store
+            state.scope = scope
+            state.origin = origin
+            return BasicAuthentication.authorization(for: credential)
         }
         return nil
     }
@@ -61,6 +69,7 @@ struct AuthenticationStage: Sendable {
     func answerChallenge(_ response: Response, for request: Request, state: inout State) async throws -> String {
         resetIfOriginChanged(for: request.url, state: &state)
         guard let origin = Origin(request.url) else { throw failure("the URL has no host") }
+        state.origin = origin
         let challenges = ChallengeParser.challenges(in: response.headerFields[values: .wwwAuthenticate])
         guard let challenge = challenges.first(where: { Self.supportedSchemes.contains($0.scheme) }) else {
             let offered = challenges.map(\.scheme.name).joined(separator: ", ")
@@ -122,7 +131,10 @@ struct AuthenticationStage: Sendable {
         }
     }
 
+    /// Forgets the state when `url` has another origin than the one it was built for. An empty state has
+    /// nothing to forget (every path that fills it records the origin), so it costs no URL parsing.
     private func resetIfOriginChanged(for url: URL, state: inout State) {
+        guard !state.isEmpty else { return }
         let origin = Origin(url)
         if state.origin != origin { state = State(origin: origin) }
     }
