@@ -5,7 +5,7 @@
 # Environment (defaults in brackets):
 #   RUNS [5]        runs per request-rate row; the table shows the median
 #   DL_RUNS [9]     runs per download row (they are short, so more of them)
-#   BIG_RUNS [3]    runs of the 1 GiB download to a file
+#   BIG_RUNS [5]    runs of the 1 GiB download to a file
 #   N [10000]       requests per 1 KiB row;  C [16] connections / queue width
 #   HS_N [1000]     requests of the TLS full-handshake row;  TLS_N [5000] of the one-TLS-connection row
 #   WRK_SECONDS [2] per wrk run (the server's ceiling)
@@ -20,7 +20,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 RUNS="${RUNS:-5}"
 DL_RUNS="${DL_RUNS:-9}"
-BIG_RUNS="${BIG_RUNS:-3}"
+BIG_RUNS="${BIG_RUNS:-5}"
 N="${N:-10000}"
 C="${C:-16}"
 HS_N="${HS_N:-1000}"
