@@ -164,13 +164,12 @@ struct RequestPipeline: Sendable {
     }
 
     static func validate(_ url: URL) throws {
+        if let origin = Origin(url), origin.scheme == "http" || origin.scheme == "https" { return }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw ClientError(.invalidRequest, stage: .pipeline, message: "Unable to create request (bad url?): "
                 + "only http and https URLs are supported")
         }
-        guard Origin(url) != nil else {
-            throw ClientError(.invalidRequest, stage: .pipeline, message: "Unable to create request (bad url?): no host")
-        }
+        throw ClientError(.invalidRequest, stage: .pipeline, message: "Unable to create request (bad url?): no host")
     }
 
     /// The URL without its user and password, for logs and errors.

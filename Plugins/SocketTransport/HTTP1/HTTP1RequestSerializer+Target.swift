@@ -36,9 +36,20 @@ extension HTTP1RequestSerializer {
     /// - Parameter url: An absolute URL.
     /// - Returns: For example `example.com` or `[::1]:8080`.
     static func hostFieldValue(for url: URL) -> String {
-        let host = bracketedHost(of: url)
-        guard let port = url.port, port != defaultPort(forScheme: url.scheme) else { return host }
-        return host + ":" + String(port)
+        hostFieldValue(encodedHost: url.host(percentEncoded: true) ?? "", explicitPort: url.port,
+                       defaultPort: defaultPort(forScheme: url.scheme))
+    }
+
+    /// The `Host` value from a URL's parts already taken apart (see ``hostFieldValue(for:)``).
+    /// - Parameters:
+    ///   - encodedHost: The host as percent-encoded in the URL; an IPv6 literal with or without brackets.
+    ///   - explicitPort: The port the URL names, if any.
+    ///   - defaultPort: The scheme's default port.
+    /// - Returns: For example `example.com` or `[::1]:8080`.
+    static func hostFieldValue(encodedHost: String, explicitPort: Int?, defaultPort: Int) -> String {
+        let host = bracketed(encodedHost)
+        guard let explicitPort, explicitPort != defaultPort else { return host }
+        return host + ":" + String(explicitPort)
     }
 
     /// 443 for `https`, otherwise 80.
@@ -49,8 +60,13 @@ extension HTTP1RequestSerializer {
     }
 
     private static func bracketedHost(of url: URL) -> String {
-        let host = url.host(percentEncoded: true) ?? ""
-        if host.contains(":") && !host.hasPrefix("[") { return "[" + host + "]" }
-        return host
+        bracketed(url.host(percentEncoded: true) ?? "")
+    }
+
+    /// An IPv6 literal in brackets; any other host as it is. Scans UTF-8 bytes: `String.contains(_:)` with a
+    /// `Character` costs several times more, and this runs for every request.
+    private static func bracketed(_ host: String) -> String {
+        let isIPv6 = host.utf8.contains(UInt8(ascii: ":")) && host.utf8.first != UInt8(ascii: "[")
+        return isIPv6 ? "[" + host + "]" : host
     }
 }

@@ -31,11 +31,14 @@ struct RequestTarget: Sendable {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         self.scheme = scheme
         self.host = host.lowercased()
-        port = url.port ?? HTTP1RequestSerializer.defaultPort(forScheme: scheme)
+        let explicitPort = url.port
+        let defaultPort = HTTP1RequestSerializer.defaultPort(forScheme: scheme)
+        port = explicitPort ?? defaultPort
         guard (1...65535).contains(port) else {
             throw ClientError(.invalidRequest, stage: .transport, message: "The port \(port) is out of range")
         }
-        hostField = HTTP1RequestSerializer.hostFieldValue(for: url)
+        hostField = HTTP1RequestSerializer.hostFieldValue(
+            encodedHost: url.host(percentEncoded: true) ?? "", explicitPort: explicitPort, defaultPort: defaultPort)
         path = HTTP1RequestSerializer.originForm(of: url)
     }
 }
