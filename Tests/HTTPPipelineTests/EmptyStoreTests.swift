@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPCore
 import HTTPPipeline
 import HTTPTesting
+import Synchronization
 import Testing
 
 /// The default stores answer an empty lookup without work (PROFILE.md fix 4); once something is stored they
@@ -60,5 +61,39 @@ import Testing
         #expect(other.url.host() == "b.example")
         #expect(other.headerFields[.authorization] == nil)
         #expect(other.headerFields[.cookie] == nil)
+    }
+
+    @Test func customStoresAreAskedOnEveryRequestEvenWhenEmpty() async throws {
+        let cookies = RecordingCookieStore()
+        let credentials = RecordingCredentialStore()
+        let client = Client(transport: ScriptedTransport { _, _ in .text("ok") }, cookies: cookies,
+                            credentials: credentials)
+        for _ in 0..<2 { _ = try await client.send(Request("http://a.example/x")) }
+        let scope = CredentialScope(scheme: "http", host: "a.example", port: 80)
+        #expect(cookies.calls.filter { $0 == .lookup(url("http://a.example/x")) }.count == 2)
+        #expect(credentials.calls.filter { $0 == .lookup(scope) }.count == 2)
+    }
+
+    @Test func middlewareStillWrapsTheTransport() async throws {
+        let seen = RecordingMiddleware()
+        let client = Client(transport: ScriptedTransport { request, _ in
+            .text(request.headerFields[HTTPField.Name("X-Seen")!] ?? "missing")
+        }, middleware: [seen])
+        #expect(try await client.send(Request("http://a.example/")).text() == "yes")
+        #expect(seen.count.withLock { $0 } == 1)
+    }
+}
+
+/// Adds `X-Seen: yes` and counts the requests it saw.
+final class RecordingMiddleware: Middleware {
+    let count = Mutex(0)
+
+    func intercept(
+        _ request: Request, context: RequestContext, next: @Sendable (Request, RequestContext) async throws -> Response
+    ) async throws -> Response {
+        count.withLock { $0 += 1 }
+        var request = request
+        request.headerFields[HTTPField.Name("X-Seen")!] = "yes"
+        return try await next(request, context)
     }
 }

@@ -19,7 +19,8 @@ enum ContentCoding {
         {
             hop.headerFields[.acceptEncoding] = accepted
         }
-        try await RequestBodyCompression.apply(to: &hop, codecs: codecs)
+        // Only a compressed body needs the async step; skipping the call saves a task switch per request.
+        if hop.options.compressesRequestBody { try await RequestBodyCompression.apply(to: &hop, codecs: codecs) }
     }
 
     /// The codings a response's `Content-Encoding` lists, in the order applied, lower-cased, without `identity`;

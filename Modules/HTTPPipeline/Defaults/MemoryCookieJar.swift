@@ -43,6 +43,11 @@ public final class MemoryCookieJar: CookieStore {
         }
     }
 
+    /// Whether the jar holds no cookie, expired ones included; the pipeline then skips the lookup.
+    var isEmpty: Bool {
+        cookiesByIdentity.withLock { $0.isEmpty }
+    }
+
     /// Every stored cookie, expired ones included, in no particular order.
     public var allCookies: [Cookie] {
         cookiesByIdentity.withLock { Array($0.values) }

@@ -36,6 +36,13 @@ struct AuthenticationStage: Sendable {
 
     static let supportedSchemes: [AuthenticationScheme] = [.basic]
 
+    /// Whether ``preemptiveAuthorization(for:state:)`` can return a value: `false` for an empty state, no
+    /// request credential and nothing in the default store, so the pipeline skips the async call.
+    func mayAuthorizePreemptively(_ request: Request, state: State) -> Bool {
+        !state.isEmpty || request.options.presentsCredentialsBeforeChallenge
+            && (Self.basicCredential(of: request) != nil || mayAskStore(for: request))
+    }
+
     /// The `Authorization` value to send before any challenge, if any.
     func preemptiveAuthorization(for request: Request, state: inout State) async throws -> String? {
         resetIfOriginChanged(for: request.url, state: &state)
@@ -43,9 +50,10 @@ struct AuthenticationStage: Sendable {
             return BasicAuthentication.authorization(for: credential)
         }
         guard request.options.presentsCredentialsBeforeChallenge else { return nil }
-        let requestCredential = request.options.authenticationScheme == .basic ? request.options.credential : nil
-        let asksStore = request.options.usesCredentialStore && !((store as? SessionCredentialStore)?.isEmpty ?? false)
-        guard requestCredential != nil || asksStore, let origin = Origin(request.url) else { return nil }
+        let requestCredential = Self.basicCredential(of: request)
+        guard requestCredential != nil || mayAskStore(for: request), let origin = Origin(request.url) else {
+            return nil
+        }
         if let credential = requestCredential {
             state.credential = credential
             state.source = .request
@@ -133,6 +141,16 @@ struct AuthenticationStage: Sendable {
 
     /// Forgets the state when `url` has another origin than the one it was built for. An empty state has
     /// nothing to forget (every path that fills it records the origin), so it costs no URL parsing.
+    private static func basicCredential(of request: Request) -> Credential? {
+        request.options.authenticationScheme == .basic ? request.options.credential : nil
+    }
+
+    /// Whether the request uses the store and the store may hold a credential (the default store says when it
+    /// is empty).
+    private func mayAskStore(for request: Request) -> Bool {
+        request.options.usesCredentialStore && !((store as? SessionCredentialStore)?.isEmpty ?? false)
+    }
+
     private func resetIfOriginChanged(for url: URL, state: inout State) {
         guard !state.isEmpty else { return }
         let origin = Origin(url)

@@ -28,7 +28,7 @@ struct RequestPipeline: Sendable {
         var redirectCount = 0
         var retryCount = retriesUsed
         var authState = AuthenticationStage.State()
-        var cached = try await cache.lookup(current)
+        var cached = cache.isEnabled ? try await cache.lookup(current) : nil
         func info(connectionID: UInt64?, fromCache: Bool, cookies: [Cookie]) -> ExchangeInfo {
             ExchangeInfo(requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
                          retryCount: retryCount, connectionID: connectionID, isFromCache: fromCache,
@@ -95,7 +95,7 @@ struct RequestPipeline: Sendable {
                                                     "to": "\(Self.redacted(next.url))"])
                 events.willRedirect(next.url)
                 current = next
-                cached = try await cache.lookup(current)
+                cached = cache.isEnabled ? try await cache.lookup(current) : nil
                 continue
             }
 
@@ -129,7 +129,7 @@ struct RequestPipeline: Sendable {
             hop.headerFields[.userAgent] = hop.options.userAgent ?? client.configuration.userAgent
         }
         var cookies = hop.options.requestCookies
-        if hop.options.usesCookieStore {
+        if hop.options.usesCookieStore, !((client.cookies as? MemoryCookieJar)?.isEmpty ?? false) {
             let url = hop.url
             cookies += try await staged(.cookies) { try await client.cookies.cookies(for: url) }
         }
@@ -137,7 +137,7 @@ struct RequestPipeline: Sendable {
             let header = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
             hop.headerFields[.cookie] = hop.headerFields[.cookie].map { "\($0); \(header)" } ?? header
         }
-        if hop.headerFields[.authorization] == nil {
+        if hop.headerFields[.authorization] == nil, authentication.mayAuthorizePreemptively(hop, state: authState) {
             let request = hop
             if let value = try await staged(.credentials, {
                 try await authentication.preemptiveAuthorization(for: request, state: &authState)
@@ -153,6 +153,7 @@ struct RequestPipeline: Sendable {
     /// Sends one hop through the middleware chain, then the transport.
     private func send(_ request: Request, context: RequestContext) async throws -> Response {
         let transport = client.transport
+        if client.middleware.isEmpty { return try await transport.send(request, context: context) }
         var next: @Sendable (Request, RequestContext) async throws -> Response = {
             try await transport.send($0, context: $1)
         }
