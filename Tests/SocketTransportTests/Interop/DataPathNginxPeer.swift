@@ -152,7 +152,13 @@ func withDataNginx<Result>(
     precompressed: [String: [UInt8]] = [:],
     _ body: (DataPathNginxPeer) async throws -> Result
 ) async throws -> Result {
-    let peer = try DataPathNginxPeer.start(files: files, precompressed: precompressed)
-    defer { peer.stop() }
-    return try await body(peer)
+    let peer = try await offPool { try DataPathNginxPeer.start(files: files, precompressed: precompressed) }
+    do {
+        let result = try await body(peer)
+        _ = try? await offPool { peer.stop() }
+        return result
+    } catch {
+        _ = try? await offPool { peer.stop() }
+        throw error
+    }
 }

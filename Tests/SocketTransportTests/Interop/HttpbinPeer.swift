@@ -106,7 +106,13 @@ final class HttpbinPeer {
 /// - Returns: What `body` returns.
 /// - Throws: ``PeerError`` when httpbin cannot be started, or what `body` throws.
 func withHttpbin<Result>(_ body: (HttpbinPeer) async throws -> Result) async throws -> Result {
-    let peer = try HttpbinPeer.start()
-    defer { peer.stop() }
-    return try await body(peer)
+    let peer = try await offPool { try HttpbinPeer.start() }
+    do {
+        let result = try await body(peer)
+        _ = try? await offPool { peer.stop() }
+        return result
+    } catch {
+        _ = try? await offPool { peer.stop() }
+        throw error
+    }
 }
