@@ -30,21 +30,18 @@ final class DataPathNginxPeer {
     /// their gzip forms `precompressed` (name to `.gz` contents) under `/gz/`.
     static func start(files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws -> DataPathNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
-        var lastError: PeerError?
-        for _ in 0..<5 {
-            let peer = DataPathNginxPeer(
-                directory: try makeTemporaryDirectory(prefix: "asikit-data-nginx"), port: LoopbackPorts.pick(1)[0])
-            do {
+        return try PeerError.retryingPortConflicts(
+            "nginx", attempts: 5,
+            make: {
+                DataPathNginxPeer(
+                    directory: try makeTemporaryDirectory(prefix: "asikit-data-nginx"),
+                    port: LoopbackPorts.pick(1)[0])
+            },
+            launch: { peer in
                 try peer.writeFiles(files, precompressed: precompressed)
                 try peer.launch(executable: executable)
-                return peer
-            } catch let error as PeerError {
-                lastError = error
-                peer.stop()
-                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
-            }
-        }
-        throw lastError ?? PeerError.startFailed("nginx", log: "")
+            },
+            stop: { $0.stop() })
     }
 
     /// A URL on the server.
@@ -66,19 +63,7 @@ final class DataPathNginxPeer {
 
     private var configuration: String {
         """
-        worker_processes 1;
-        pid \(directory)/nginx.pid;
-        error_log \(directory)/error.log warn;
-        events { worker_connections 256; }
-        http {
-            access_log off;
-            client_body_temp_path \(directory)/temp/client_body;
-            proxy_temp_path \(directory)/temp/proxy;
-            fastcgi_temp_path \(directory)/temp/fastcgi;
-            uwsgi_temp_path \(directory)/temp/uwsgi;
-            scgi_temp_path \(directory)/temp/scgi;
-            types { text/plain txt; application/octet-stream bin; }
-            default_type application/octet-stream;
+        \(NginxPeer.commonSettings(directory: directory))
             sendfile on;
             keepalive_requests 1000;
             server {

@@ -47,20 +47,13 @@ final class HttpbinPeer {
         guard let python, isInstalled else {
             throw PeerError.notInstalled("httpbin or gunicorn (pip install httpbin gunicorn)")
         }
-        var lastError: PeerError?
-        for _ in 0..<3 {
-            let directory = try makeTemporaryDirectory(prefix: "asikit-httpbin")
-            let peer = HttpbinPeer(port: LoopbackPorts.pick(1)[0], directory: directory)
-            do {
-                try peer.launch(python: python)
-                return peer
-            } catch let error as PeerError {
-                lastError = error
-                peer.stop()
-                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
-            }
-        }
-        throw lastError ?? PeerError.startFailed("httpbin", log: "")
+        return try PeerError.retryingPortConflicts(
+            "httpbin", attempts: 3,
+            make: {
+                HttpbinPeer(port: LoopbackPorts.pick(1)[0], directory: try makeTemporaryDirectory(prefix: "asikit-httpbin"))
+            },
+            launch: { try $0.launch(python: python) },
+            stop: { $0.stop() })
     }
 
     /// A URL on the server.

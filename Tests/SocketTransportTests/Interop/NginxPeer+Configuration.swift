@@ -1,23 +1,33 @@
 extension NginxPeer {
+    /// The settings every test nginx shares: one worker, its pid file, logs and temporary files inside
+    /// `directory`, no access log, and plain MIME types. Ends inside the `http` block.
+    /// - Parameter directory: The peer's temporary directory.
+    /// - Returns: The start of an `nginx.conf`.
+    static func commonSettings(directory: String) -> String {
+        """
+        worker_processes 1;
+        pid \(directory)/nginx.pid;
+        error_log \(directory)/error.log warn;
+        events { worker_connections 256; }
+        http {
+            access_log off;
+            client_body_temp_path \(directory)/temp/client_body;
+            proxy_temp_path \(directory)/temp/proxy;
+            fastcgi_temp_path \(directory)/temp/fastcgi;
+            uwsgi_temp_path \(directory)/temp/uwsgi;
+            scgi_temp_path \(directory)/temp/scgi;
+            types { text/plain txt; application/octet-stream bin; }
+            default_type application/octet-stream;
+        """
+    }
+
     /// The `nginx.conf` for this peer's ports, directory and certificates.
     var configuration: String {
         let certs = certificates
         let connectionProbe =
             #"location = /conn { default_type text/plain; return 200 "$connection $connection_requests"; }"#
         return """
-            worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log warn;
-            events { worker_connections 256; }
-            http {
-                access_log off;
-                client_body_temp_path \(directory)/temp/client_body;
-                proxy_temp_path \(directory)/temp/proxy;
-                fastcgi_temp_path \(directory)/temp/fastcgi;
-                uwsgi_temp_path \(directory)/temp/uwsgi;
-                scgi_temp_path \(directory)/temp/scgi;
-                types { text/plain txt; application/octet-stream bin; }
-                default_type application/octet-stream;
+            \(Self.commonSettings(directory: directory))
                 keepalive_requests 1000;
                 keepalive_timeout 60s;
                 ssl_protocols TLSv1.2 TLSv1.3;

@@ -53,22 +53,15 @@ final class NginxPeer {
     static func start() throws -> NginxPeer {
         guard let executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
-        var lastError: PeerError?
-        for _ in 0..<5 {
-            let directory = try makeTemporaryDirectory(prefix: "asikit-nginx")
-            let picked = LoopbackPorts.pick(Server.allCases.count)
-            let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked))
-            let peer = NginxPeer(certificates: certificates, directory: directory, ports: ports)
-            do {
-                try peer.launch(executable: executable)
-                return peer
-            } catch let error as PeerError {
-                lastError = error
-                peer.stop()
-                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
-            }
-        }
-        throw lastError ?? PeerError.startFailed("nginx", log: "")
+        return try PeerError.retryingPortConflicts(
+            "nginx", attempts: 5,
+            make: {
+                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, LoopbackPorts.pick(Server.allCases.count)))
+                return NginxPeer(certificates: certificates,
+                                 directory: try makeTemporaryDirectory(prefix: "asikit-nginx"), ports: ports)
+            },
+            launch: { try $0.launch(executable: executable) },
+            stop: { $0.stop() })
     }
 
     /// The port of one server.

@@ -30,3 +30,37 @@ enum PeerEnvironment {
         return String(cString: value) == "1"
     }()
 }
+
+extension PeerError {
+    /// Makes and launches a peer, trying again with a fresh one (fresh ports) when a port was taken between being
+    /// picked and being bound; any other failure is thrown at once.
+    /// - Parameters:
+    ///   - name: The program, for the error when every attempt fails.
+    ///   - attempts: How many peers to try.
+    ///   - make: Makes a peer on freshly picked ports.
+    ///   - launch: Starts it and waits until it is ready.
+    ///   - stop: Stops a peer that failed to start.
+    /// - Returns: The running peer.
+    /// - Throws: The last ``PeerError``, or what `make` throws.
+    static func retryingPortConflicts<Peer>(
+        _ name: String,
+        attempts: Int,
+        make: () throws -> Peer,
+        launch: (Peer) throws -> Void,
+        stop: (Peer) -> Void
+    ) throws -> Peer {
+        var lastError: PeerError?
+        for _ in 0..<attempts {
+            let peer = try make()
+            do {
+                try launch(peer)
+                return peer
+            } catch let error as PeerError {
+                lastError = error
+                stop(peer)
+                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
+            }
+        }
+        throw lastError ?? PeerError.startFailed(name, log: "")
+    }
+}
