@@ -16,7 +16,12 @@ import Synchronization
 /// up lazily when the entry comes due, so resetting an inactivity timer costs nothing. The loop sleeps in
 /// `epoll_wait` until the earliest deadline and is woken through an `eventfd` only when a new deadline is
 /// earlier than the one it sleeps towards.
-final class EventLoop: Sendable {
+///
+/// Jobs: the loop is also a `TaskExecutor` (``POSIXTransport/taskExecutor``). Jobs wait in a list beside the
+/// timers and run after each round of readiness edges; a job enqueued from another thread wakes the loop only
+/// when it sleeps. A task that prefers the loop is resumed on the loop thread itself, so a wait costs one
+/// context switch instead of two. Once the loop has stopped, jobs go to the global concurrent executor.
+final class EventLoop: TaskExecutor, Sendable {
     private struct Registry {
         var slots: [IOHandle?] = []
         var generations: [UInt32] = []
@@ -30,22 +35,28 @@ final class EventLoop: Sendable {
         }
     }
 
-    private struct Timers {
+    private struct Schedule {
         var heap = TimerHeap()
+        /// Jobs of tasks that prefer this loop as their executor, in arrival order.
+        var jobs: [UnownedJob] = []
         /// The deadline the loop sleeps towards; 0 while it is awake, `never` when it sleeps without a timeout.
         var sleepingUntil: UInt64 = 0
         var stopping = false
+        /// The loop thread has ended; jobs go to the global concurrent executor.
+        var finished = false
     }
 
     /// The `epoll_event.data` value of the wake-up `eventfd`; registrations never reach it.
     private static let wakeID = UInt64.max
     private static let batchSize = 256
+    /// Rounds of jobs (jobs enqueued by jobs) run before the loop looks at its sockets again.
+    private static let jobRounds = 16
 
     let name: String
     private let epollFD: Int32
     private let wakeFD: Int32
     private let registry = Mutex(Registry())
-    private let timers = Mutex(Timers())
+    private let schedule = Mutex(Schedule())
 
     /// Creates the loop and starts its thread.
     /// - Parameter name: The thread's name.
@@ -121,11 +132,11 @@ final class EventLoop: Sendable {
 
     /// Arms a timer entry; wakes the loop when the deadline is earlier than the one it sleeps towards.
     func addTimer(for handle: IOHandle, at deadline: UInt64) {
-        let wake = timers.withLock { timers -> Bool in
-            guard !timers.stopping else { return false }
-            timers.heap.insert(.init(deadline: deadline, handle: handle))
-            guard deadline < timers.sleepingUntil else { return false }
-            timers.sleepingUntil = deadline
+        let wake = schedule.withLock { schedule -> Bool in
+            guard !schedule.stopping else { return false }
+            schedule.heap.insert(.init(deadline: deadline, handle: handle))
+            guard deadline < schedule.sleepingUntil else { return false }
+            schedule.sleepingUntil = deadline
             return true
         }
         if wake { wakeUp() }
@@ -133,11 +144,26 @@ final class EventLoop: Sendable {
 
     /// Stops the loop: every registered handle fails with a "shut down" error, and later registrations throw.
     func stop() {
-        let wasStopping = timers.withLock { timers -> Bool in
-            defer { timers.stopping = true }
-            return timers.stopping
+        let wasStopping = schedule.withLock { schedule -> Bool in
+            defer { schedule.stopping = true }
+            return schedule.stopping
         }
         if !wasStopping { wakeUp() }
+    }
+
+    /// Runs `job` on the loop thread after the current round of readiness edges; wakes the loop when it sleeps.
+    /// - Parameter job: A job of a task that prefers this loop.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let (accepted, wake) = schedule.withLock { schedule -> (Bool, Bool) in
+            guard !schedule.finished else { return (false, false) }
+            schedule.jobs.append(job)
+            guard schedule.sleepingUntil != 0 else { return (true, false) }
+            schedule.sleepingUntil = 0  // one wake-up is enough
+            return (true, true)
+        }
+        if wake { wakeUp() }
+        if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
     static let shutDownError = ClientError(.connectFailed, stage: .transport, message: "The transport was shut down")
@@ -150,24 +176,29 @@ final class EventLoop: Sendable {
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Self.batchSize)
         defer { events.deallocate() }
         var due: [TimerHeap.Entry] = []
+        var jobs: [UnownedJob] = []
         while true {
-            let timeout = timers.withLock { timers -> Int32 in
-                if timers.stopping { return -2 }
-                guard let earliest = timers.heap.earliest else {
-                    timers.sleepingUntil = NanoTime.never
+            let timeout = schedule.withLock { schedule -> Int32 in
+                if schedule.stopping { return -2 }
+                guard schedule.jobs.isEmpty else {
+                    schedule.sleepingUntil = 0
+                    return 0
+                }
+                guard let earliest = schedule.heap.earliest else {
+                    schedule.sleepingUntil = NanoTime.never
                     return -1
                 }
                 let now = NanoTime.now()
                 guard earliest > now else {
-                    timers.sleepingUntil = 0
+                    schedule.sleepingUntil = 0
                     return 0
                 }
-                timers.sleepingUntil = earliest
+                schedule.sleepingUntil = earliest
                 return Int32(min((earliest - now + 999_999) / 1_000_000, UInt64(Int32.max)))
             }
             if timeout == -2 { break }
             let count = epoll_wait(epollFD, events, Int32(Self.batchSize), timeout)
-            timers.withLock { $0.sleepingUntil = 0 }
+            schedule.withLock { $0.sleepingUntil = 0 }
             if count < 0 {
                 precondition(errno == EINTR, "epoll_wait failed: errno \(errno)")
                 continue
@@ -176,8 +207,28 @@ final class EventLoop: Sendable {
                 dispatch(events[index])
             }
             fireTimers(into: &due)
+            runJobs(&jobs)
         }
         shutDown()
+        // Tasks woken by the shutdown still prefer this loop: run what is queued, then hand new jobs on.
+        runJobs(&jobs)
+        let rest = schedule.withLock { schedule -> [UnownedJob] in
+            schedule.finished = true
+            defer { schedule.jobs = [] }
+            return schedule.jobs
+        }
+        for job in rest { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
+    /// Runs the queued jobs, and the jobs they enqueue, for up to ``jobRounds`` rounds.
+    private func runJobs(_ jobs: inout [UnownedJob]) {
+        let executor = asUnownedTaskExecutor()
+        for _ in 0..<Self.jobRounds {
+            schedule.withLock { swap(&jobs, &$0.jobs) }
+            if jobs.isEmpty { return }
+            for job in jobs { job.runSynchronously(on: executor) }
+            jobs.removeAll(keepingCapacity: true)
+        }
     }
 
     private func dispatch(_ event: epoll_event) {
@@ -197,13 +248,13 @@ final class EventLoop: Sendable {
 
     private func fireTimers(into due: inout [TimerHeap.Entry]) {
         let now = NanoTime.now()
-        timers.withLock { timers in
-            while let entry = timers.heap.popDue(now: now) { due.append(entry) }
+        schedule.withLock { schedule in
+            while let entry = schedule.heap.popDue(now: now) { due.append(entry) }
         }
         guard !due.isEmpty else { return }
         for entry in due {
             if let later = entry.handle.timerFired(entry: entry.deadline, now: now) {
-                timers.withLock { $0.heap.insert(.init(deadline: later, handle: entry.handle)) }
+                schedule.withLock { $0.heap.insert(.init(deadline: later, handle: entry.handle)) }
             }
         }
         due.removeAll(keepingCapacity: true)
@@ -214,7 +265,7 @@ final class EventLoop: Sendable {
             registry.stopped = true
             return registry.slots.compactMap { $0 }
         }
-        timers.withLock { $0.heap.removeAll() }
+        schedule.withLock { $0.heap.removeAll() }
         for handle in handles { handle.fail(Self.shutDownError) }
     }
 }

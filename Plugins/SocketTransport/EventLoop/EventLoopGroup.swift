@@ -24,14 +24,26 @@ final class EventLoopGroup: Sendable {
     /// - Throws: ``ClientError`` after ``shutDown()``, or when a loop cannot start.
     func next() throws -> EventLoop {
         try state.withLock { state in
-            guard !state.isShutDown else { throw EventLoop.shutDownError }
-            if state.loops.isEmpty {
-                for index in 0..<count {
-                    state.loops.append(try EventLoop(name: "asi-loop-\(index)"))
-                }
-            }
+            try start(&state)
             defer { state.next = (state.next + 1) % state.loops.count }
             return state.loops[state.next]
+        }
+    }
+
+    /// The first loop, started when none runs yet: the one ``POSIXTransport/taskExecutor`` runs jobs on.
+    /// - Returns: The loop, or `nil` after ``shutDown()`` or when it cannot start.
+    func executorLoop() -> EventLoop? {
+        try? state.withLock { state in
+            try start(&state)
+            return state.loops[0]
+        }
+    }
+
+    private func start(_ state: inout State) throws {
+        guard !state.isShutDown else { throw EventLoop.shutDownError }
+        guard state.loops.isEmpty else { return }
+        for index in 0..<count {
+            state.loops.append(try EventLoop(name: "asi-loop-\(index)"))
         }
     }
 
