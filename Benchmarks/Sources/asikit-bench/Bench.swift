@@ -7,6 +7,8 @@ import HTTPPipeline
 struct Bench: Sendable {
     let client: Client
     let template: Request
+    /// The executor the request loops prefer (`POSIXTransport.taskExecutor`), or `nil` for the default.
+    let executor: (any TaskExecutor)?
 
     /// One GET through the whole pipeline, body collected in memory.
     func get(_ request: Request? = nil) async throws -> Int {
@@ -26,19 +28,27 @@ struct Bench: Sendable {
     }
 
     func sequential(_ n: Int) async throws -> Int {
-        var bytes = 0
-        for _ in 0..<n { bytes += try await get() }
-        return bytes
+        try await withTaskExecutorPreference(executor) {
+            var bytes = 0
+            for _ in 0..<n { bytes += try await get() }
+            return bytes
+        }
     }
 
     func sequentialRaw(_ n: Int) async throws -> Int {
-        var bytes = 0
-        for _ in 0..<n { bytes += try await getRaw() }
-        return bytes
+        try await withTaskExecutorPreference(executor) {
+            var bytes = 0
+            for _ in 0..<n { bytes += try await getRaw() }
+            return bytes
+        }
     }
 
     /// `n` GETs over `width` tasks, each sending its share one after another.
     func concurrent(_ n: Int, _ width: Int) async throws -> Int {
+        try await withTaskExecutorPreference(executor) { try await concurrentGroup(n, width) }
+    }
+
+    private func concurrentGroup(_ n: Int, _ width: Int) async throws -> Int {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<width {
                 let share = n / width + (worker < n % width ? 1 : 0)

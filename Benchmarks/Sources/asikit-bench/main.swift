@@ -8,7 +8,8 @@
 //   download URL [PATH]  one GET streamed to PATH (default /dev/null); with a real PATH, the pipeline's
 //                        download-to-file option writes it
 //   gzip URL             one GET with Accept-Encoding: gzip, inflated as it streams, decoded bytes to /dev/null
-// Environment: BENCH_CA_FILE, a PEM file to trust for https URLs.
+// Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw and
+// conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread).
 import FoundationEssentials
 import Glibc
 import GzipCodec
@@ -27,11 +28,13 @@ func count(_ index: Int, _ name: String) -> Int {
     return value
 }
 
+let transport = POSIXTransport(configuration: .init(maxConnectionsPerHost: 64))
 let client = Client(
-    transport: .posix(.init(maxConnectionsPerHost: 64)),
+    transport: transport,
     codecs: mode == "gzip" ? [.zlib()] : []
 )
-let bench = Bench(client: client, template: BenchRequest.make(url))
+let onLoop = getenv("ASIKIT_TASK_EXECUTOR").map { String(cString: $0) == "1" } ?? false
+let bench = Bench(client: client, template: BenchRequest.make(url), executor: onLoop ? transport.taskExecutor : nil)
 
 do {
     switch mode {
