@@ -53,6 +53,22 @@ import Glibc
         #expect(bodies == Set((0..<16).map { Array("/c\($0)".utf8) }))
     }
 
+    @Test func connectionsWatchedByAnotherLoopStillWakeTheTask() async throws {
+        let server = try LoopbackServer { request in .ok(request.path) }
+        defer { server.shutdown() }
+        let transport = POSIXTransport(configuration: .init(loopCount: 2))
+        let bodies = try await withTaskExecutorPreference(transport.taskExecutor) {
+            try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for index in 0..<4 {
+                    group.addTask { try await fetch(transport, testRequest(server.url("/l\(index)"))).1 }
+                }
+                return try await group.reduce(into: Set<[UInt8]>()) { $0.insert($1) }
+            }
+        }
+        #expect(bodies == Set((0..<4).map { Array("/l\($0)".utf8) }))
+        #expect(transport.core.loops.startedLoopCount == 2)
+    }
+
     @Test func inactivityTimeoutFiresForATaskOnTheLoop() async throws {
         let server = try LoopbackServer { _ in .stall }
         defer { server.shutdown() }
