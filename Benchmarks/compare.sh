@@ -18,7 +18,8 @@ set -euo pipefail
 
 MODE="${MODE:-seq}" ROUNDS="${ROUNDS:-5}" N="${N:-20000}" SHORT="${SHORT:-1000}" C="${C:-16}"
 [ $# -gt 0 ] || { echo "usage: $0 LABEL=BINARY ..." >&2; exit 2; }
-command -v perf >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends linux-perf >&2
+command -v perf >/dev/null ||
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends linux-perf >&2
 
 WORK="$(mktemp -d /tmp/asikit-compare.XXXXXX)"
 chmod 755 "$WORK"
