@@ -53,7 +53,7 @@ let package = Package(
         // Examples.
         .executableTarget(
             name: "Tour",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "HTTPTesting"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPTesting"],
             path: "Examples/Tour"
         ),
         .executableTarget(

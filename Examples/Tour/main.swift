@@ -2,13 +2,16 @@
 // itself on 127.0.0.1. No network needed:  swift run Tour
 import Dispatch
 import FoundationEssentials
-import HTTPCore
+import GzipCodec
 import HTTPPipeline
 import HTTPTesting
 import SocketTransport
 
 let server = try LoopbackServer(handler: TourServer.handle)
-let client = Client(transport: .posix(), cache: MemoryCacheStore())
+let client = Client(transport: .posix(), cache: MemoryCacheStore(), codecs: [.zlib()])
+let scratch = "/tmp/asikit-tour-\(UInt32.random(in: 0...UInt32.max))"
+try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: scratch) }
 print("ASIKit tour — a test server is listening on \(server.baseURL)\n")
 
 chapter("1. A synchronous request (startSynchronous)")
@@ -61,18 +64,8 @@ do { _ = try client.sendSynchronously(refused) } catch let error as ClientError 
     print("   \(error.code) (ASI error type \(error.code.asiErrorType)): \(error.message)")
 }
 
-chapter("9. async/await")
-let asyncDone = DispatchSemaphore(value: 0)
-Task.detached {  // detached: top-level code runs on the main actor, which this thread blocks below
-    do {
-        let response = try await client.send(Request(url: server.url("/hello")))
-        print("   await client.send(...) → \(response.status.code) on connection #\(response.info.connectionID ?? 0)")
-    } catch {
-        print("   failed: \(error)")
-    }
-    asyncDone.signal()
-}
-asyncDone.wait()
+asyncChapter(client: client, server: server)
+try DataChapters.run(client: client, server: server, scratch: scratch)
 
 print("\nThe server accepted \(server.connectionCount) connections for \(server.requests.count) requests.")
 server.shutdown()
