@@ -9,7 +9,9 @@
 #   N [10000]       requests per 1 KiB row;  C [16] connections / queue width
 #   HS_N [1000]     requests of the TLS full-handshake row;  TLS_N [5000] of the one-TLS-connection row
 #   WRK_SECONDS [2] per wrk run (the server's ceiling)
-#   CLIENTS ["asikit libcurl ahc urlsession"]   which clients to measure
+#   CLIENTS ["asikit asikit-loop libcurl ahc urlsession"]   which clients to measure; asikit-loop is asikit-bench
+#                   inside withTaskExecutorPreference(transport.taskExecutor) (opt-in, decision 0006), measured
+#                   on the seq, conc and tls rows only
 #   ROWS ["seq conc queue dl gzip hs tls file"] which rows to measure
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
 #   SKIP_BUILD [0]  reuse the last release build
@@ -26,7 +28,7 @@ C="${C:-16}"
 HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
-CLIENTS="${CLIENTS:-asikit libcurl ahc urlsession}"
+CLIENTS="${CLIENTS:-asikit asikit-loop libcurl ahc urlsession}"
 ROWS="${ROWS:-seq conc queue dl gzip hs tls file}"
 LIMIT=300 # seconds, per client command
 SERVER_CPU=() CLIENT_CPU=()
@@ -165,7 +167,7 @@ declare -A VALUES RSS NOTE # VALUES[row,client] = newline-separated results; RSS
 
 binary() {
     case "$1" in
-        asikit) echo "$BIN/asikit-bench" ;;
+        asikit | asikit-loop) echo "$BIN/asikit-bench" ;;
         libcurl) echo "$WORK/libcurl-bench" ;;
         ahc) echo "$BIN/ahc-bench" ;;
         urlsession) echo "$BIN/urlsession-bench" ;;
@@ -181,7 +183,9 @@ measure() {
         prefix=(unshare -m sh -c 'mount --bind "$0" '"$SYSTEM_BUNDLE"' && exec "$@"' "$WORK/bundle.pem")
     fi
     a0="$(accepted)"
-    if ! out="$(BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
+    local executor=0
+    [ "$client" = asikit-loop ] && executor=1
+    if ! out="$(ASIKIT_TASK_EXECUTOR="$executor" BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
         "${prefix[@]}" "${CLIENT_CPU[@]}" "$(binary "$client")" "$@" 2>"$WORK/err.txt")"; then
         say "  $row $client FAILED: $(tail -c 300 "$WORK/err.txt")"
         return 0
@@ -217,6 +221,7 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
     for i in $(seq 1 "$runs"); do
         for client in $CLIENTS; do
             case "$row" in queue) [ "$client" = asikit ] || continue ;; esac
+            case "$client,$row" in asikit-loop,seq | asikit-loop,conc | asikit-loop,tls) ;; asikit-loop,*) continue ;; esac
             measure "$row" "$client" "$key" "$expect" "$@"
             if [ "$row" = file ]; then rm -f "$WORK/out.bin" && sync; fi
         done
@@ -264,6 +269,13 @@ table_row() {
     line "$label" "$(fmt "$w" "$d")" "$(fmt "$a" "$d")" "$(fmt "$l" "$d")" "$(fmt "$h" "$d")" "$(fmt "$u" "$d")" \
         "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
 }
+loop_row() { # loop_row ROW LABEL : ASIKit on its transport's task executor, against the row's peers
+    local row="$1" label="$2"
+    wants "$row" && [[ " $CLIENTS " == *" asikit-loop "* ]] || return 0
+    local a l h
+    a="$(med "$row,asikit-loop")" l="$(med "$row,libcurl")" h="$(med "$row,ahc")"
+    line "$label" "-" "$(fmt "$a" 0)" "-" "-" "-" "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
+}
 rss_row() { # rss_row ROW LABEL
     local row="$1" label="$2"
     wants "$row" || return 0
@@ -290,12 +302,15 @@ table() {
     line "row (higher is better, but RSS)" "wrk" "ASIKit" "libcurl" "AHC" "URLSess." "x libcurl" "x AHC"
     rule
     table_row seq "1 KiB GET, sequential keep-alive, req/s" 0
+    loop_row seq "  same, on transport.taskExecutor (**)"
     table_row conc "1 KiB GET, $C connections, req/s" 0
+    loop_row conc "  same, on transport.taskExecutor (**)"
     table_row queue "$N-request queue, width $C, req/s (*)" 0 conc
     table_row dl "100 MiB download to /dev/null, MB/s" 0
     table_row gzip "gzip_static 10 MiB, decoded MB/s" 0
     table_row hs "TLS full handshakes/s (1 KiB GET each)" 0
     table_row tls "TLS 1 KiB GET over one connection, req/s" 0
+    loop_row tls "  same, on transport.taskExecutor (**)"
     table_row file "1 GiB download to a file, MB/s" 0
     rss_row file "  peak RSS during the 1 GiB download, MiB"
     rss_row conc "  peak RSS, 1 KiB GET x$C, MiB"
@@ -304,6 +319,8 @@ table() {
     echo "    cells repeat their $C-connection figures. MB = 1e6 bytes; gzip MB/s count decoded bytes ($TEXT_BYTES bytes"
     echo "    from $GZ_BYTES compressed). TLS: TLS 1.3 (or what the client picks), ECDSA P-256, nginx session cache and"
     echo "    tickets off. wrk decodes nothing; its download cell is requests/s x file size. Ratios: ASIKit / peer."
+    echo "(**) The same requests inside withTaskExecutorPreference(transport.taskExecutor): the opt-in of decision"
+    echo "    0006, which runs them on the transport's event-loop thread (one context switch per wait instead of two)."
 }
 echo
 table
