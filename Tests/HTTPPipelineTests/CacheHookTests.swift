@@ -74,6 +74,13 @@ import Testing
         #expect(cache.readCount == 0 && cache.writeCount == 0)
     }
 
+    @Test func keysNeverHoldURLCredentials() async throws {
+        let cache = MemoryCacheStore()
+        _ = try await Client(transport: Self.origin(cacheControl: "max-age=60", version: Version()), cache: cache)
+            .send(Request("http://alice:secret@a.example/doc"))
+        #expect(Array(cache.entries.keys) == ["http://a.example/doc"])
+    }
+
     @Test func storeFailureNamesTheCacheStage() async throws {
         let cache = MemoryCacheStore()
         cache.failEveryCall(with: ClientError(.storageFailed, message: "disk full"))

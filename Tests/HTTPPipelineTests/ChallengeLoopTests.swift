@@ -77,11 +77,22 @@ import Testing
         let store = RecordingCredentialStore()
         let scope = CredentialScope(scheme: "http", host: "a.example", port: 80, realm: Self.realm)
         try await store.save(Credential(user: "alice", password: "old"), for: scope)
+        let request = Request("http://alice:wonderland@a.example/")
+        #expect(try await Client(transport: transport, credentials: store).send(request).text() == "welcome")
+        #expect(transport.requests.first?.headerFields[.authorization] == "Basic " + "alice:old".base64)
+        #expect(store.calls.contains(.remove(scope)))
+        #expect(try await store.credential(for: scope) == Credential(user: "alice", password: "wonderland"))
+    }
+
+    @Test func explicitCredentialsOverrideADifferentStoredOne() async throws {
+        let transport = Self.server()
+        let store = SessionCredentialStore()
+        await store.save(Credential(user: "alice", password: "old"),
+                         for: CredentialScope(scheme: "http", host: "a.example", port: 80, realm: Self.realm))
         var request = Request("http://a.example/")
         request.options.credential = Credential(user: "alice", password: "wonderland")
         #expect(try await Client(transport: transport, credentials: store).send(request).text() == "welcome")
-        #expect(store.calls.contains(.remove(scope)))
-        #expect(try await store.credential(for: scope) == Credential(user: "alice", password: "wonderland"))
+        #expect(transport.requests.map { $0.headerFields[.authorization] } == [nil, Self.good])
     }
 
     @Test func handlerIsAskedWithTheChallengeUntilItGivesUp() async throws {

@@ -1,10 +1,11 @@
 public import FoundationEssentials
 
-/// A response as a ``CacheStore`` keeps it: status, headers, the decoded body and when it goes stale.
+/// A response as a ``CacheStore`` keeps it: status, headers, the body as it was received (still compressed when
+/// it came with a `Content-Encoding`; the pipeline decodes it on the way out) and when it goes stale.
 public struct CachedResponse: Sendable, Hashable {
     /// The status of the stored response.
     public var status: HTTPResponse.Status
-    /// Its header fields (without `Content-Encoding`: the body is stored decoded).
+    /// Its header fields, `Content-Encoding` included.
     public var headerFields: HTTPFields
     /// The body.
     public var body: [UInt8]

@@ -53,7 +53,8 @@ public final class MemoryCookieJar: CookieStore {
         cookiesByIdentity.withLock { Array($0.values) }
     }
 
-    /// Removes every cookie without an expiry date (part of ASIHTTPRequest's `clearSession`).
+    /// Removes every cookie without an expiry date: the cookies that would not outlive the process anyway.
+    /// (ASIHTTPRequest's `clearSession` removed every cookie of the session; that is ``removeAll()``.)
     public func removeSessionCookies() {
         cookiesByIdentity.withLock { $0 = $0.filter { $0.value.expires != nil } }
     }

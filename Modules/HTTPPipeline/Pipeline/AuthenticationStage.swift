@@ -62,7 +62,7 @@ struct AuthenticationStage: Sendable {
             return BasicAuthentication.authorization(for: credential)
         }
         let scope = CredentialScope(scheme: origin.scheme, host: origin.host, port: origin.port)
-        if let credential = try await store.credential(for: scope) {
+        if let credential = try await storedCredential(for: scope, request: request) {
             state.credential = credential
             state.source = .store
             state.scope = scope
@@ -70,6 +70,14 @@ struct AuthenticationStage: Sendable {
             return BasicAuthentication.authorization(for: credential)
         }
         return nil
+    }
+
+    /// The store's credential for the scope, unless the request brings a different one of its own: explicit
+    /// credentials override stored ones, as in ASIHTTPRequest's session-store matching.
+    private func storedCredential(for scope: CredentialScope, request: Request) async throws -> Credential? {
+        let stored = try await store.credential(for: scope)
+        if let explicit = request.options.credential, stored != explicit { return nil }
+        return stored
     }
 
     /// Answers a 401: returns the `Authorization` value for the next attempt.
@@ -124,7 +132,7 @@ struct AuthenticationStage: Sendable {
     ) async throws -> Credential? {
         switch source {
         case .store:
-            return request.options.usesCredentialStore ? try await store.credential(for: scope) : nil
+            return request.options.usesCredentialStore ? try await storedCredential(for: scope, request: request) : nil
         case .url:
             guard let user = request.url.user(percentEncoded: false) else { return nil }
             return Credential(user: user, password: request.url.password(percentEncoded: false) ?? "")
