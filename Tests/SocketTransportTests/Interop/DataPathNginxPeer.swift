@@ -137,13 +137,5 @@ func withDataNginx<Result>(
     precompressed: [String: [UInt8]] = [:],
     _ body: (DataPathNginxPeer) async throws -> Result
 ) async throws -> Result {
-    let peer = try await offPool { try DataPathNginxPeer.start(files: files, precompressed: precompressed) }
-    do {
-        let result = try await body(peer)
-        _ = try? await offPool { peer.stop() }
-        return result
-    } catch {
-        _ = try? await offPool { peer.stop() }
-        throw error
-    }
+    try await withPeer(start: { try DataPathNginxPeer.start(files: files, precompressed: precompressed) }, stop: { $0.stop() }, body)
 }

@@ -99,13 +99,5 @@ final class HttpbinPeer {
 /// - Returns: What `body` returns.
 /// - Throws: ``PeerError`` when httpbin cannot be started, or what `body` throws.
 func withHttpbin<Result>(_ body: (HttpbinPeer) async throws -> Result) async throws -> Result {
-    let peer = try await offPool { try HttpbinPeer.start() }
-    do {
-        let result = try await body(peer)
-        _ = try? await offPool { peer.stop() }
-        return result
-    } catch {
-        _ = try? await offPool { peer.stop() }
-        throw error
-    }
+    try await withPeer(start: { try HttpbinPeer.start() }, stop: { $0.stop() }, body)
 }

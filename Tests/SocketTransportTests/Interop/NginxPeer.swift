@@ -145,13 +145,5 @@ final class NginxPeer {
 /// - Returns: What `body` returns.
 /// - Throws: ``PeerError`` when nginx cannot be started, or what `body` throws.
 func withNginx<Result>(_ body: (NginxPeer) async throws -> Result) async throws -> Result {
-    let peer = try await offPool { try NginxPeer.start() }
-    do {
-        let result = try await body(peer)
-        _ = try? await offPool { peer.stop() }
-        return result
-    } catch {
-        _ = try? await offPool { peer.stop() }
-        throw error
-    }
+    try await withPeer(start: { try NginxPeer.start() }, stop: { $0.stop() }, body)
 }

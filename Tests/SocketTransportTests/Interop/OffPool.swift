@@ -43,3 +43,26 @@ private final class ThreadBody: Sendable {
         self.body = body
     }
 }
+
+/// Starts a peer off the pool, runs `body`, and stops the peer off the pool, also when `body` throws.
+/// - Parameters:
+///   - start: Starts the peer and waits until it is ready.
+///   - stop: Stops it.
+///   - body: The test.
+/// - Returns: What `body` returns.
+/// - Throws: What `start` or `body` throws.
+func withPeer<Peer, Value>(
+    start: @escaping () throws -> Peer,
+    stop: @escaping (Peer) -> Void,
+    _ body: (Peer) async throws -> Value
+) async throws -> Value {
+    let peer = try await offPool(start)
+    do {
+        let value = try await body(peer)
+        _ = try? await offPool { stop(peer) }
+        return value
+    } catch {
+        _ = try? await offPool { stop(peer) }
+        throw error
+    }
+}
