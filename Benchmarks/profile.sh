@@ -36,25 +36,8 @@ finish() {
 }
 trap finish EXIT
 
-mkdir -p "$WORK/www"
-head -c 1024 /dev/urandom >"$WORK/www/1k.bin"
-chmod -R a+rX "$WORK/www"
-PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-cat >"$WORK/nginx.conf" <<EOF
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepalive_requests 1000000;
-    default_type application/octet-stream;
-    server { listen 127.0.0.1:$PORT; root $WORK/www; }
-}
-EOF
-taskset -c 0 /usr/sbin/nginx -p "$WORK" -c "$WORK/nginx.conf" -g 'daemon off;' &
-NGINX_PID=$!
-URL="http://127.0.0.1:$PORT/1k.bin"
-for _ in $(seq 1 50); do curl -sf -o /dev/null "$URL" && break; sleep 0.1; done
+. "$(dirname "${BASH_SOURCE[0]}")/Scripts/small-nginx.sh"
+start_small_nginx "$WORK"
 
 # malloc calls through a uprobe on libc's malloc, when the kernel allows uprobes.
 LIBC="$(ldd "$BIN/asikit-bench" | awk '/libc.so.6/ { print $3 }')"
