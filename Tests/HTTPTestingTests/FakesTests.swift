@@ -35,9 +35,9 @@ import Testing
     }
 
     @Test func scriptedProxyResolverRecords() async throws {
-        let resolver = ScriptedProxyResolver.always(.http(host: "proxy.test", port: 3128))
+        let resolver = ScriptedProxyResolver.always(.http(host: "proxy.test", port: 3128), .direct)
         let url = URL(string: "http://a.example/")!
-        #expect(try await resolver.route(for: url) == .http(host: "proxy.test", port: 3128))
+        #expect(try await resolver.routes(for: url) == [.http(host: "proxy.test", port: 3128), .direct])
         #expect(resolver.urls == [url])
     }
 

@@ -19,7 +19,7 @@ struct Bench: Sendable {
 
     /// One GET straight through the transport: no redirects, cookies, cache or decoding.
     func getRaw() async throws -> Int {
-        let context = RequestContext(progress: NoProgress(), logger: client.configuration.logger)
+        let context = RequestContext(logger: client.configuration.logger)
         let response = try await client.transport.send(template, context: context)
         guard response.status == .ok else { throw BenchFailure("status \(response.status.code)") }
         var bytes = 0

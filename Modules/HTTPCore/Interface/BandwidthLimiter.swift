@@ -4,7 +4,7 @@
 /// Transports call ``allowance(for:direction:)`` before each socket read or write of body bytes and then
 /// transfer at most the returned count. Suspend (honouring cancellation) while the budget is spent; never
 /// return less than 1.
-public protocol BandwidthLimiter: Sendable {
+public protocol BandwidthLimiter: PluginLifecycle {
     /// Waits until bytes may move, then returns how many.
     /// - Parameters:
     ///   - wanted: The bytes the transport would like to move.

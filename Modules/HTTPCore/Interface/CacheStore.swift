@@ -17,7 +17,7 @@
 ///     func removeResponse(forKey key: String) { entries[key] = nil }
 /// }
 /// ```
-public protocol CacheStore: Sendable {
+public protocol CacheStore: PluginLifecycle {
     /// Returns the entry stored under `key`.
     /// - Parameter key: The cache key.
     /// - Returns: The entry, or `nil`.

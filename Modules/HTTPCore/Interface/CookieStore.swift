@@ -15,7 +15,7 @@ public import FoundationEssentials
 /// ## Implement a custom cookie store
 /// Keep cookies in a dictionary keyed by ``Cookie/identity`` behind a lock or in an actor, and filter with
 /// ``Cookie/matches(_:at:)``; `Examples/CustomAdapters` shows a complete one.
-public protocol CookieStore: Sendable {
+public protocol CookieStore: PluginLifecycle {
     /// Returns the cookies to send with a request to `url`.
     /// - Parameter url: The request URL.
     /// - Returns: The matching cookies in sending order.

@@ -18,7 +18,7 @@
 ///     func removeCredential(for scope: CredentialScope) {}
 /// }
 /// ```
-public protocol CredentialStore: Sendable {
+public protocol CredentialStore: PluginLifecycle {
     /// Returns the credential for a scope.
     /// - Parameter scope: Where the credential is needed.
     /// - Returns: The best match, or `nil`.

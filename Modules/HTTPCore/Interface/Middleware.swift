@@ -16,7 +16,7 @@
 ///     }
 /// }
 /// ```
-public protocol Middleware: Sendable {
+public protocol Middleware: PluginLifecycle {
     /// Handles one attempt.
     /// - Parameters:
     ///   - request: The request about to be sent.

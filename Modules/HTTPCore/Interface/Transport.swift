@@ -15,6 +15,7 @@
 ///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `timedOut`) and put the backend's own error
 ///   in ``ClientError/underlying``.
 /// - An HTTP error status is a normal response.
+/// - ``PluginLifecycle/shutdown()`` closes idle connections and frees resources; it is idempotent.
 ///
 /// ## Implement a custom transport
 /// ```swift
@@ -25,7 +26,7 @@
 /// }
 /// let client = Client(transport: CannedTransport())
 /// ```
-public protocol Transport: Sendable {
+public protocol Transport: PluginLifecycle {
     /// Sends a request and returns once the response head has arrived; the body streams.
     /// - Parameters:
     ///   - request: The request to send.
@@ -33,13 +34,4 @@ public protocol Transport: Sendable {
     /// - Returns: The response head and its body.
     /// - Throws: ``ClientError`` or `CancellationError`.
     func send(_ request: Request, context: RequestContext) async throws -> Response
-
-    /// Closes idle connections and frees resources. Idempotent.
-    /// - Throws: ``ClientError`` when resources cannot be freed cleanly.
-    func shutdown() async throws
-}
-
-extension Transport {
-    /// Does nothing: transports without resources need no shutdown.
-    public func shutdown() async throws {}
 }

@@ -1,9 +1,134 @@
-/// How to reach an origin: directly or through a proxy.
-public enum ProxyRoute: Sendable, Hashable {
+/// One way to reach an origin: directly, or through one proxy of a given kind.
+///
+/// A ``ProxyResolver`` answers an ordered list of routes (a PAC file's `PROXY a:8080; SOCKS5 b:1080; DIRECT`);
+/// the transport tries them in that order. A route's ``credential`` is what the proxy's configuration brought
+/// with it (`http://user:pass@proxy:3128` in `http_proxy`); the pipeline answers a 407 challenge with it first.
+/// The `description` never shows the credential.
+public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
+    /// How the proxy is spoken to.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case direct, http, https, socks4a, socks5
+        }
+        private let base: Base
+
+        /// No proxy: connect to the origin itself.
+        public static let direct = Kind(base: .direct)
+        /// An HTTP proxy over plain TCP: absolute-form request targets for `http` URLs, a `CONNECT` tunnel for
+        /// `https` URLs.
+        public static let http = Kind(base: .http)
+        /// An HTTP proxy reached over TLS (the proxy's own certificate is checked), then as ``http``.
+        public static let https = Kind(base: .https)
+        /// A SOCKS4a proxy; host names are always resolved by the proxy.
+        public static let socks4a = Kind(base: .socks4a)
+        /// A SOCKS5 proxy (RFC 1928), with no authentication or a user name and password (RFC 1929).
+        public static let socks5 = Kind(base: .socks5)
+
+        /// The kind's stable name: `direct`, `http`, `https`, `socks4a` or `socks5`.
+        public var description: String { base.rawValue }
+
+        /// The URL scheme that names this kind of proxy in a proxy URL (`socks5h` is written for a SOCKS5 route
+        /// that resolves names remotely, see ``ProxyRoute/resolvesNamesRemotely``).
+        public var scheme: String { base.rawValue }
+    }
+
+    /// How the proxy is spoken to.
+    public var kind: Kind
+    /// The proxy's host; empty for ``Kind/direct``.
+    public var host: String
+    /// The proxy's port; 0 for ``Kind/direct``.
+    public var port: Int
+    /// The credential the route was configured with, for `Proxy-Authorization` or SOCKS5 user/password
+    /// authentication; `nil` when none was given.
+    public var credential: Credential?
+    /// Whether the proxy resolves the origin's host name (SOCKS4a always; SOCKS5 when `true`, curl's `socks5h`).
+    /// HTTP proxies always resolve names themselves.
+    public var resolvesNamesRemotely: Bool
+
+    /// Creates a route.
+    /// - Parameters:
+    ///   - kind: How the proxy is spoken to.
+    ///   - host: The proxy's host, lower-cased on the way in.
+    ///   - port: The proxy's port.
+    ///   - credential: The proxy's credential, if the configuration gave one.
+    ///   - resolvesNamesRemotely: For SOCKS5, whether the proxy resolves host names. Ignored for other kinds.
+    public init(kind: Kind, host: String, port: Int, credential: Credential? = nil, resolvesNamesRemotely: Bool = true) {
+        self.kind = kind
+        self.host = kind == .direct ? "" : host.lowercased()
+        self.port = kind == .direct ? 0 : port
+        self.credential = kind == .direct ? nil : credential
+        switch kind {
+        case .socks5: self.resolvesNamesRemotely = resolvesNamesRemotely
+        case .direct: self.resolvesNamesRemotely = false
+        default: self.resolvesNamesRemotely = true
+        }
+    }
+
     /// Connect to the origin itself.
-    case direct
-    /// Through an HTTP proxy (`CONNECT` for `https` URLs).
-    case http(host: String, port: Int)
+    public static let direct = ProxyRoute(kind: .direct, host: "", port: 0)
+
+    /// Through an HTTP proxy.
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - credential: The proxy's credential, if any.
+    /// - Returns: The route.
+    public static func http(host: String, port: Int, credential: Credential? = nil) -> ProxyRoute {
+        ProxyRoute(kind: .http, host: host, port: port, credential: credential)
+    }
+
+    /// Through an HTTP proxy reached over TLS.
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - credential: The proxy's credential, if any.
+    /// - Returns: The route.
+    public static func https(host: String, port: Int, credential: Credential? = nil) -> ProxyRoute {
+        ProxyRoute(kind: .https, host: host, port: port, credential: credential)
+    }
+
+    /// Through a SOCKS4a proxy.
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - user: The SOCKS4 user id, if any (its password is ignored).
+    /// - Returns: The route.
+    public static func socks4a(host: String, port: Int, user: String? = nil) -> ProxyRoute {
+        ProxyRoute(kind: .socks4a, host: host, port: port, credential: user.map { Credential(user: $0, password: "") })
+    }
+
     /// Through a SOCKS5 proxy.
-    case socks(host: String, port: Int)
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - credential: The user name and password for RFC 1929 authentication, if any.
+    ///   - resolvesNamesRemotely: Whether the proxy resolves host names (curl's `socks5h`). Default `true`.
+    /// - Returns: The route.
+    public static func socks5(
+        host: String,
+        port: Int,
+        credential: Credential? = nil,
+        resolvesNamesRemotely: Bool = true
+    ) -> ProxyRoute {
+        ProxyRoute(kind: .socks5, host: host, port: port, credential: credential,
+                   resolvesNamesRemotely: resolvesNamesRemotely)
+    }
+
+    /// Whether this route goes through a proxy.
+    public var isDirect: Bool { kind == .direct }
+
+    /// Whether `other` names the same proxy (kind, host and port), whatever the credentials.
+    /// - Parameter other: Another route.
+    /// - Returns: `true` for the same proxy.
+    public func isSameProxy(as other: ProxyRoute) -> Bool {
+        kind == other.kind && host == other.host && port == other.port
+    }
+
+    /// For example `DIRECT` or `socks5h://proxy.example:1080`; the credential is never shown.
+    public var description: String {
+        if kind == .direct { return "DIRECT" }
+        let scheme = kind == .socks5 && resolvesNamesRemotely ? "socks5h" : kind.scheme
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(credential == nil ? "" : "<redacted>@")\(shownHost):\(port)"
+    }
 }

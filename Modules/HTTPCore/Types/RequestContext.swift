@@ -5,10 +5,14 @@ public import Logging
 public struct RequestContext: Sendable {
     /// The request this attempt belongs to.
     public var requestID: RequestID
-    /// Receives byte counts as the body goes out and comes in.
-    public var progress: any ProgressSink
+    /// Receives byte counts as the body goes out and comes in; `nil` when nobody listens, and then the transport
+    /// skips building events.
+    public var progress: (any ProgressSink)?
     /// Limits the bandwidth, when the client has a limiter.
     public var bandwidth: (any BandwidthLimiter)?
+    /// The `Proxy-Authorization` the pipeline answered a 407 challenge with, for the proxy that asked. The
+    /// transport sends it only to that proxy (see ``ProxyAuthorization/applies(to:)``).
+    public var proxyAuthorization: ProxyAuthorization?
     /// The logger, with the request ID in its metadata.
     public var logger: Logger
 
@@ -17,16 +21,19 @@ public struct RequestContext: Sendable {
     ///   - requestID: The request this attempt belongs to.
     ///   - progress: Receives progress events.
     ///   - bandwidth: Limits the bandwidth, if any.
+    ///   - proxyAuthorization: The answer to a proxy's 407 challenge, if any.
     ///   - logger: Where to log.
     public init(
         requestID: RequestID = .next(),
-        progress: any ProgressSink,
+        progress: (any ProgressSink)? = nil,
         bandwidth: (any BandwidthLimiter)? = nil,
+        proxyAuthorization: ProxyAuthorization? = nil,
         logger: Logger
     ) {
         self.requestID = requestID
         self.progress = progress
         self.bandwidth = bandwidth
+        self.proxyAuthorization = proxyAuthorization
         self.logger = logger
     }
 }

@@ -11,6 +11,9 @@ public struct Response: Sendable {
     /// Which connection carried the response (ASIHTTPRequest's `connectionID`): equal IDs mean a reused
     /// connection. `nil` when the response did not come from a connection, for example from a cache.
     public var connectionID: UInt64?
+    /// The route the transport used: ``ProxyRoute/direct``, or the proxy that answered. The pipeline reads it to
+    /// answer a 407 challenge for that proxy.
+    public var route: ProxyRoute
 
     /// Creates a response.
     /// - Parameters:
@@ -19,18 +22,21 @@ public struct Response: Sendable {
     ///   - headerFields: The header fields.
     ///   - body: The body.
     ///   - connectionID: The connection that carried it, if any.
+    ///   - route: The route the transport used.
     public init(
         status: HTTPResponse.Status,
         version: HTTPVersion = .http1_1,
         headerFields: HTTPFields = [:],
         body: ResponseBody = .empty,
-        connectionID: UInt64? = nil
+        connectionID: UInt64? = nil,
+        route: ProxyRoute = .direct
     ) {
         self.status = status
         self.version = version
         self.headerFields = headerFields
         self.body = body
         self.connectionID = connectionID
+        self.route = route
     }
 
     /// The whole status line, for example `HTTP/1.1 404 Not Found` (ASIHTTPRequest's `responseStatusMessage`).

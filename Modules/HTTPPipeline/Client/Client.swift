@@ -3,7 +3,9 @@ public import Logging
 
 /// The composition root: one client built from the plugins the app picked, shared by the whole app.
 ///
-/// Only the transport is required; every other slot has an in-memory default.
+/// Only the transport is required. The cookie and credential slots have in-memory defaults (ASIHTTPRequest's
+/// `useCookiePersistence` and `useSessionPersistence` are on by default); every other slot is empty (`nil`)
+/// until a plug-in fills it, and an empty slot costs nothing on the request path.
 ///
 /// ```swift
 /// let client = Client(
@@ -20,19 +22,26 @@ public import Logging
 public struct Client: Sendable {
     /// Sends each hop over the network.
     public let transport: any Transport
-    /// Keeps responses; ``NoCache`` by default.
-    public let cache: any CacheStore
+    /// Keeps responses; `nil` (nothing is cached) by default.
+    public let cache: (any CacheStore)?
     /// Keeps cookies; ``MemoryCookieJar`` by default.
     public let cookies: any CookieStore
-    /// Keeps credentials that worked; ``SessionCredentialStore`` by default.
+    /// Keeps credentials that worked for the life of the client; ``SessionCredentialStore`` by default
+    /// (ASIHTTPRequest's session store, used when ``RequestOptions/usesCredentialStore`` is on).
     public let credentials: any CredentialStore
+    /// Keeps credentials across launches (ASIHTTPRequest's Keychain; the `FileKeyring` plug-in on Linux), used
+    /// only by requests that ask for it; `nil` by default.
+    public let persistentCredentials: (any CredentialStore)?
     /// Wraps every transport call, outermost first.
     public let middleware: [any Middleware]
     /// Decode compressed responses and compress request bodies, for example `.zlib()` from GzipCodec; none by
     /// default, and then no `Accept-Encoding` is sent.
     public let codecs: [any ContentCodec]
-    /// Receives byte progress for every request; ``NoProgress`` by default.
-    public let progress: any ProgressSink
+    /// Receives byte progress for every request; `nil` by default.
+    public let progress: (any ProgressSink)?
+    /// Shares a bandwidth budget between every request of the client (ASIHTTPRequest's
+    /// `maxBandwidthPerSecond`, the `Throttle` plug-in); `nil` (no limit) by default.
+    public let bandwidth: (any BandwidthLimiter)?
     /// Client-wide settings.
     public let configuration: Configuration
 
@@ -42,34 +51,74 @@ public struct Client: Sendable {
     ///   - cache: Keeps responses; nothing is cached by default.
     ///   - cookies: Keeps cookies; an in-memory jar by default.
     ///   - credentials: Keeps credentials that worked; in memory by default.
+    ///   - persistentCredentials: Keeps credentials across launches for requests that ask; none by default.
     ///   - middleware: Wraps every transport call, outermost first.
     ///   - codecs: Content codecs for `Accept-Encoding`, response decoding and request body compression.
     ///   - progress: Receives byte progress for every request.
+    ///   - bandwidth: Limits the bandwidth of every request together; no limit by default.
     ///   - configuration: Client-wide settings.
     public init(
         transport: any Transport,
-        cache: any CacheStore = NoCache(),
+        cache: (any CacheStore)? = nil,
         cookies: any CookieStore = MemoryCookieJar(),
         credentials: any CredentialStore = SessionCredentialStore(),
+        persistentCredentials: (any CredentialStore)? = nil,
         middleware: [any Middleware] = [],
         codecs: [any ContentCodec] = [],
-        progress: any ProgressSink = NoProgress(),
+        progress: (any ProgressSink)? = nil,
+        bandwidth: (any BandwidthLimiter)? = nil,
         configuration: Configuration = Configuration()
     ) {
         self.transport = transport
         self.cache = cache
         self.cookies = cookies
         self.credentials = credentials
+        self.persistentCredentials = persistentCredentials
         self.middleware = middleware
         self.codecs = codecs
         self.progress = progress
+        self.bandwidth = bandwidth
         self.configuration = configuration
     }
 
-    /// Closes the transport's idle connections and frees its resources.
-    /// - Throws: ``ClientError`` from the transport.
+    /// Every plug-in the client owns, transport first: the ones ``run()`` runs and ``shutdown()`` reaches.
+    public var plugins: [any PluginLifecycle] {
+        var plugins: [any PluginLifecycle] = [transport]
+        if let cache { plugins.append(cache) }
+        plugins.append(cookies)
+        plugins.append(credentials)
+        if let persistentCredentials { plugins.append(persistentCredentials) }
+        if let bandwidth { plugins.append(bandwidth) }
+        plugins += middleware
+        return plugins
+    }
+
+    /// Runs every plug-in's background work (a disk cache's eviction, a keyring's flush) until the task is
+    /// cancelled or the plug-ins are shut down. Await it in the app's task group beside its other services; a
+    /// client whose plug-ins have no background work returns at once.
+    /// - Throws: The first error a plug-in's ``PluginLifecycle/run()`` throws; the others are then cancelled.
+    public func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for plugin in plugins {
+                group.addTask { try await plugin.run() }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Shuts down every plug-in the client owns, in ``plugins`` order: the transport closes its connections, stores
+    /// flush. Every plug-in is reached even when one fails.
+    /// - Throws: The first error a plug-in threw.
     public func shutdown() async throws {
-        try await transport.shutdown()
+        var firstError: (any Error)?
+        for plugin in plugins {
+            do {
+                try await plugin.shutdown()
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
     }
 }
 

@@ -9,10 +9,10 @@ import HTTPCore
 /// or `Pragma: no-cache` (as tokens, fixing ASIHTTPRequest quirk 2). Freshness comes from `max-age`
 /// (`max-age=0` is stale at once), else `Expires`; without either an entry must be revalidated.
 struct CacheStage: Sendable {
-    let store: any CacheStore
+    let store: (any CacheStore)?
     let maxEntrySize: Int
 
-    var isEnabled: Bool { !(store is NoCache) }
+    var isEnabled: Bool { store != nil }
 
     /// The URL without its fragment, its `user:password` (keys may end up in file names) and one trailing `/`.
     static func key(for url: URL) -> String {
@@ -28,7 +28,7 @@ struct CacheStage: Sendable {
     }
 
     func lookup(_ request: Request) async throws -> CachedResponse? {
-        guard isEnabled, request.method == .get, !request.options.cachePolicy.contains(.doNotReadFromCache) else {
+        guard let store, request.method == .get, !request.options.cachePolicy.contains(.doNotReadFromCache) else {
             return nil
         }
         return try await staged(.cache) { try await store.cachedResponse(forKey: Self.key(for: request.url)) }
@@ -54,7 +54,7 @@ struct CacheStage: Sendable {
         }
         entry.storedAt = now
         entry.expiresAt = Self.expiry(of: entry.headerFields, now: now)
-        if !request.options.cachePolicy.contains(.doNotWriteToCache) {
+        if let store, !request.options.cachePolicy.contains(.doNotWriteToCache) {
             try await staged(.cache) { try await store.store(entry, forKey: Self.key(for: request.url)) }
         }
         return entry
@@ -62,7 +62,7 @@ struct CacheStage: Sendable {
 
     /// The response body, wrapped so that a storable response is stored once it has been read completely.
     func body(of response: Response, for request: Request) -> ResponseBody {
-        guard isEnabled, request.method == .get, response.status == .ok,
+        guard let store, request.method == .get, response.status == .ok,
             !request.options.cachePolicy.contains(.doNotWriteToCache), Self.allowsStoring(response.headerFields),
             (response.body.expectedLength ?? 0) <= Int64(maxEntrySize)
         else { return response.body }

@@ -49,7 +49,7 @@ final class ProgressRelay: ProgressSink {
 
     /// Makes a relay, or returns `nil` when no sink would see anything.
     static func make(requestID: RequestID, sinks: [(any ProgressSink)?]) -> ProgressRelay? {
-        let live = sinks.compactMap { $0 }.filter { !($0 is NoProgress) }
+        let live = sinks.compactMap { $0 }
         return live.isEmpty ? nil : ProgressRelay(requestID: requestID, sinks: live)
     }
 

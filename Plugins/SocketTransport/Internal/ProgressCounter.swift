@@ -18,7 +18,7 @@ struct ProgressCounter {
     mutating func add(_ count: Int) {
         guard count > 0 else { return }
         completed += Int64(count)
-        context.progress.receive(ProgressEvent(requestID: context.requestID, direction: direction,
+        context.progress?.receive(ProgressEvent(requestID: context.requestID, direction: direction,
                                                completedBytes: completed, expectedBytes: expected))
     }
 }
