@@ -85,8 +85,30 @@ let package = Package(
         ),
         .testTarget(
             name: "SocketTransportTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "TestSupport"],
             path: "Tests/SocketTransportTests"
+        ),
+        // Full-stack tests against real peers (nginx, httpbin) and the loopback server.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "TestSupport"],
+            path: "Tests/InteropTests"
+        ),
+        // The `asi` executable, run as a child process against the loopback server and real peers.
+        .testTarget(
+            name: "ASICommandTests",
+            dependencies: ["HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand"],
+            path: "Tests/ASICommandTests"
+        ),
+        // Helpers the test targets share: real peers started on free ports, child processes, temporary
+        // directories and files. Not a product.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
         ),
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
     ]

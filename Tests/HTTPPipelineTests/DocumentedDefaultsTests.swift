@@ -183,12 +183,14 @@ import Testing
         ]
         let configuration = Client.Configuration()
         return [
-            "Client.cache": typeName(client.cache),
+            "Client.cache": client.cache.map { typeName($0) } ?? "nil",
             "Client.cookies": typeName(client.cookies),
             "Client.credentials": typeName(client.credentials),
+            "Client.persistentCredentials": client.persistentCredentials.map { typeName($0) } ?? "nil",
             "Client.middleware": client.middleware.isEmpty ? "[]" : "\(client.middleware.count) middleware",
             "Client.codecs": client.codecs.isEmpty ? "[]" : "\(client.codecs.count) codecs",
-            "Client.progress": typeName(client.progress),
+            "Client.progress": client.progress.map { typeName($0) } ?? "nil",
+            "Client.bandwidth": client.bandwidth.map { typeName($0) } ?? "nil",
             "Client.Configuration.userAgent": configuration.userAgent,
             "Client.Configuration.authenticationHandler": configuration.authenticationHandler == nil ? "nil" : "set",
             "Client.Configuration.maxBodySize": render(bytes: configuration.maxBodySize),

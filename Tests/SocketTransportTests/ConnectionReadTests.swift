@@ -1,6 +1,7 @@
 import HTTPCore
 import HTTPTesting
 @testable import SocketTransport
+import TestSupport
 import Testing
 
 /// Reads after a short plain-TCP read wait for readiness before calling `recv` again (PROFILE.md fix 2); bytes

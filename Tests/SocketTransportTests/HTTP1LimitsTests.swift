@@ -1,4 +1,5 @@
 import HTTPCore
+import TestSupport
 import Testing
 
 @testable import SocketTransport

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPCore
+import TestSupport
 import Testing
 
 @testable import SocketTransport

@@ -1,5 +1,6 @@
 import HTTPTesting
 import SocketTransport
+import TestSupport
 import Testing
 
 @Suite struct POSIXTransportConformanceTests {

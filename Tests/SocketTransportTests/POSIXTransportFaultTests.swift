@@ -3,6 +3,7 @@ import HTTPCore
 import HTTPTesting
 @testable import SocketTransport
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

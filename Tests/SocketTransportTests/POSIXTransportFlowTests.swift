@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPCore
 import HTTPTesting
 @testable import SocketTransport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

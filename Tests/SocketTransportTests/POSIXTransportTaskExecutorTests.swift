@@ -1,6 +1,7 @@
 import HTTPCore
 import HTTPTesting
 @testable import SocketTransport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

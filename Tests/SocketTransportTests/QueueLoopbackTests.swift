@@ -6,6 +6,7 @@ import HTTPPipeline
 import HTTPTesting
 import SocketTransport
 import Synchronization
+import TestSupport
 import Testing
 
 /// RequestQueue over real sockets: POSIXTransport against LoopbackServer.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPCore
 @testable import SocketTransport
+import TestSupport
 import Testing
 
 /// `RequestTarget` reads each URL part once and builds the `Host` value from those parts (PROFILE.md fix 5);

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why a real peer (nginx, httpbin) could not be used.
-enum PeerError: Error, CustomStringConvertible {
+package enum PeerError: Error, CustomStringConvertible {
     /// The program is not installed; only thrown when ``PeerEnvironment/peersRequired`` is set, since the tests
     /// are skipped otherwise.
     case notInstalled(String)
@@ -10,7 +10,7 @@ enum PeerError: Error, CustomStringConvertible {
     /// The program started but did not answer in time.
     case notReady(String, log: String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .notInstalled(let what):
             "\(what) is not installed, and ASI_REQUIRE_PEERS=1 requires the interop peers (.ci/run installs them)"
@@ -23,9 +23,9 @@ enum PeerError: Error, CustomStringConvertible {
 }
 
 /// How the interop tests decide whether to run.
-enum PeerEnvironment {
+package enum PeerEnvironment {
     /// `ASI_REQUIRE_PEERS=1`: a missing peer fails the tests instead of skipping them. CI sets it.
-    static let peersRequired: Bool = {
+    package static let peersRequired: Bool = {
         guard let value = getenv("ASI_REQUIRE_PEERS") else { return false }
         return String(cString: value) == "1"
     }()
@@ -42,7 +42,7 @@ extension PeerError {
     ///   - stop: Stops a peer that failed to start.
     /// - Returns: The running peer.
     /// - Throws: The last ``PeerError``, or what `make` throws.
-    static func retryingPortConflicts<Peer>(
+    package static func retryingPortConflicts<Peer>(
         _ name: String,
         attempts: Int,
         make: () throws -> Peer,

@@ -5,11 +5,11 @@ import Glibc
 /// Each port is found by binding port 0 and reading the port back; the sockets stay open until all ports are
 /// picked, so the ports are distinct. Another process can still take a port before the server binds it, so
 /// harnesses retry with fresh ports when the server reports "Address already in use".
-enum LoopbackPorts {
+package enum LoopbackPorts {
     /// Returns `count` distinct ports that were free a moment ago.
     /// - Parameter count: How many ports.
     /// - Returns: The ports.
-    static func pick(_ count: Int) -> [Int] {
+    package static func pick(_ count: Int) -> [Int] {
         var sockets: [Int32] = []
         defer { for fd in sockets { close(fd) } }
         var ports: [Int] = []
@@ -34,7 +34,7 @@ enum LoopbackPorts {
     }
 
     /// Whether this machine has an IPv6 loopback address (`::1`) that a server can listen on.
-    static let hasIPv6Loopback: Bool = {
+    package static let hasIPv6Loopback: Bool = {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -51,7 +51,7 @@ enum LoopbackPorts {
     /// Whether something accepts TCP connections on 127.0.0.1 at `port`.
     /// - Parameter port: The port.
     /// - Returns: `true` when a connect succeeds.
-    static func accepts(_ port: Int) -> Bool {
+    package static func accepts(_ port: Int) -> Bool {
         guard let fd = connectedSocket(port: port) else { return false }
         close(fd)
         return true
@@ -63,7 +63,7 @@ enum LoopbackPorts {
     ///   - port: The port.
     ///   - path: The path, such as `/get`.
     /// - Returns: The status code.
-    static func statusCode(port: Int, path: String) -> Int? {
+    package static func statusCode(port: Int, path: String) -> Int? {
         guard let fd = connectedSocket(port: port) else { return nil }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)

@@ -3,6 +3,7 @@ import GzipCodec
 import HTTPCore
 import HTTPPipeline
 import SocketTransport
+import TestSupport
 import Testing
 
 /// Downloads, resume, compressed responses and uploads against a real nginx.

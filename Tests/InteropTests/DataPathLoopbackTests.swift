@@ -4,6 +4,7 @@ import HTTPCore
 import HTTPPipeline
 import HTTPTesting
 import SocketTransport
+import TestSupport
 import Testing
 
 /// Faults a real server does not produce on demand: truncated and corrupt gzip, a decompression bomb, a

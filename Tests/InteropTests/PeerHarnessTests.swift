@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TestSupport
 import Testing
 
 /// Checks the interop harnesses themselves: the real servers start on the ports they report, answer, and are

@@ -3,7 +3,7 @@ extension NginxPeer {
     /// `directory`, no access log, and plain MIME types. Ends inside the `http` block.
     /// - Parameter directory: The peer's temporary directory.
     /// - Returns: The start of an `nginx.conf`.
-    static func commonSettings(directory: String) -> String {
+    package static func commonSettings(directory: String) -> String {
         """
         worker_processes 1;
         pid \(directory)/nginx.pid;

@@ -4,7 +4,7 @@ import Glibc
 /// thread of its own, so it never holds one of the cooperative pool's threads. CI has two cores, hence two pool
 /// threads: a few peers starting at once would otherwise stall every other test's timers and I/O, and tests
 /// with deadlines (timeouts, cancellation) would fail for reasons of their own.
-func offPool<T>(_ work: @escaping () throws -> T) async throws -> T {
+package func offPool<T>(_ work: @escaping () throws -> T) async throws -> T {
     let work = Handoff(value: work)
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Handoff<T>, any Error>) in
         startThread {
@@ -19,8 +19,8 @@ func offPool<T>(_ work: @escaping () throws -> T) async throws -> T {
 
 /// Carries a value that is not `Sendable` (a peer object, or work on one) between the waiting test and the
 /// harness thread. Only one side holds it at a time: the test waits while the thread runs.
-struct Handoff<Value>: @unchecked Sendable {
-    let value: Value
+package struct Handoff<Value>: @unchecked Sendable {
+    package let value: Value
 }
 
 /// Starts a detached POSIX thread that runs `body`.
@@ -37,9 +37,9 @@ private func startThread(_ body: @escaping @Sendable () -> Void) {
 
 /// The closure a harness thread runs.
 private final class ThreadBody: Sendable {
-    let body: @Sendable () -> Void
+    package let body: @Sendable () -> Void
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    package init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
     }
 }
@@ -51,7 +51,7 @@ private final class ThreadBody: Sendable {
 ///   - body: The test.
 /// - Returns: What `body` returns.
 /// - Throws: What `start` or `body` throws.
-func withPeer<Peer, Value>(
+package func withPeer<Peer, Value>(
     start: @escaping () throws -> Peer,
     stop: @escaping (Peer) -> Void,
     _ body: (Peer) async throws -> Value

@@ -1,18 +1,18 @@
 import FoundationEssentials
-import Glibc
+package import Glibc
 
 /// A child process started with `posix_spawn`, in its own process group, with stdin from `/dev/null` and
 /// stdout and stderr appended to a log file. Used by the interop harnesses to run real servers.
 ///
 /// Not `Sendable`: one test owns it. ``terminate(grace:signal:)`` runs on deinit, so a server never outlives
 /// the harness that started it.
-final class ChildProcess {
+package final class ChildProcess {
     /// The child's process ID, which is also its process group ID.
-    let pid: pid_t
+    package let pid: pid_t
     /// The command line, for error messages.
-    let commandLine: String
+    package let commandLine: String
     /// Where stdout and stderr go.
-    let logPath: String
+    package let logPath: String
     private var exitStatus: Int32?
 
     /// Starts a program.
@@ -22,7 +22,7 @@ final class ChildProcess {
     ///   - logPath: The file that receives stdout and stderr (created or appended to).
     ///   - environment: Variables to set on top of this process's environment.
     /// - Throws: ``PeerError/startFailed(_:log:)`` when the program cannot be started.
-    init(executable: String, arguments: [String], logPath: String, environment: [String: String] = [:]) throws {
+    package init(executable: String, arguments: [String], logPath: String, environment: [String: String] = [:]) throws {
         let argv = [executable] + arguments
         commandLine = argv.joined(separator: " ")
         self.logPath = logPath
@@ -73,7 +73,7 @@ final class ChildProcess {
     }
 
     /// Whether the child is still running; reaps it when it has exited.
-    var isRunning: Bool {
+    package var isRunning: Bool {
         guard exitStatus == nil else { return false }
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
@@ -85,7 +85,7 @@ final class ChildProcess {
     }
 
     /// How the child ended, for error messages; `nil` while it runs.
-    var exitDescription: String? {
+    package var exitDescription: String? {
         guard !isRunning, let status = exitStatus else { return nil }
         let signal = status & 0x7f
         return signal == 0 ? "exited with status \((status >> 8) & 0xff)" : "killed by signal \(signal)"
@@ -93,7 +93,7 @@ final class ChildProcess {
 
     /// The exit status, waiting for the child to end. For short-lived helper commands.
     /// - Returns: The exit status, or 128 + the signal number when it was killed.
-    func waitForExit() -> Int32 {
+    package func waitForExit() -> Int32 {
         while isRunning { usleep(10_000) }
         let status = exitStatus ?? 0
         let signal = status & 0x7f
@@ -105,7 +105,7 @@ final class ChildProcess {
     /// - Parameters:
     ///   - grace: How long the child may take to exit cleanly.
     ///   - signal: The polite signal.
-    func terminate(grace: Duration = .seconds(5), signal: Int32 = SIGTERM) {
+    package func terminate(grace: Duration = .seconds(5), signal: Int32 = SIGTERM) {
         guard isRunning else { return }
         kill(-pid, signal)
         let deadline = ContinuousClock.now + grace
@@ -119,7 +119,7 @@ final class ChildProcess {
     }
 
     /// The log's contents, for error messages; at most the last 4 KiB.
-    var logTail: String {
+    package var logTail: String {
         guard let data = FileManager.default.contents(atPath: logPath) else { return "" }
         return String(decoding: data.suffix(4096), as: UTF8.self)
     }
@@ -127,7 +127,7 @@ final class ChildProcess {
     /// Finds an executable by name in `PATH` and the usual system directories.
     /// - Parameter name: The program's name.
     /// - Returns: Its absolute path, or `nil` when it is not installed.
-    static func find(_ name: String) -> String? {
+    package static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let directories = path.split(separator: ":").map(String.init) + ["/usr/local/sbin", "/usr/sbin", "/sbin"]
         for directory in directories where !directory.isEmpty {
@@ -144,7 +144,7 @@ final class ChildProcess {
     ///   - logPath: Where its output goes.
     /// - Returns: The exit status.
     /// - Throws: ``PeerError/startFailed(_:log:)`` when it cannot be started.
-    static func run(_ executable: String, _ arguments: [String], logPath: String) throws -> Int32 {
+    package static func run(_ executable: String, _ arguments: [String], logPath: String) throws -> Int32 {
         try ChildProcess(executable: executable, arguments: arguments, logPath: logPath).waitForExit()
     }
 }

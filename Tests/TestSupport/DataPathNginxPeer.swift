@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 
 /// A real nginx on 127.0.0.1 for the data-path tests, with one plain HTTP server on a port picked at run time:
@@ -10,11 +10,11 @@ import Glibc
 /// - `/dav/<name>`: WebDAV `PUT` stores the request body as a file (no size limit), readable with `GET`.
 ///
 /// Use ``withDataNginx(files:precompressed:_:)``; skipped like ``NginxPeer`` when nginx is missing.
-final class DataPathNginxPeer {
+package final class DataPathNginxPeer {
     /// The temporary directory with the configuration, document root (`www/`), logs and pid file.
-    let directory: String
+    package let directory: String
     /// The port.
-    let port: Int
+    package let port: Int
     private var process: ChildProcess?
 
     private init(directory: String, port: Int) {
@@ -28,7 +28,7 @@ final class DataPathNginxPeer {
 
     /// Starts nginx serving `files` (name to contents) under `/files/`, `/dyn/` and `/norange/`, and `files` plus
     /// their gzip forms `precompressed` (name to `.gz` contents) under `/gz/`.
-    static func start(files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws -> DataPathNginxPeer {
+    package static func start(files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws -> DataPathNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         return try PeerError.retryingPortConflicts(
             "nginx", attempts: 5,
@@ -45,17 +45,17 @@ final class DataPathNginxPeer {
     }
 
     /// A URL on the server.
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
     /// The path of a file under the document root, for example `dav/upload.bin`.
-    func documentPath(_ relative: String) -> String {
+    package func documentPath(_ relative: String) -> String {
         directory + "/www/" + relative
     }
 
     /// Stops nginx and deletes the directory; safe to call more than once.
-    func stop() {
+    package func stop() {
         process?.terminate()
         process = nil
         try? FileManager.default.removeItem(atPath: directory)
@@ -132,7 +132,7 @@ final class DataPathNginxPeer {
 }
 
 /// Starts the data-path nginx, runs `body`, and stops nginx, also when `body` throws.
-func withDataNginx<Result>(
+package func withDataNginx<Result>(
     files: [String: [UInt8]] = [:],
     precompressed: [String: [UInt8]] = [:],
     _ body: (DataPathNginxPeer) async throws -> Result

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 
 /// A real nginx on 127.0.0.1 (and `::1` when the machine has it), started for one test and stopped after it.
@@ -13,28 +13,28 @@ import Glibc
 ///
 /// Use ``withNginx(_:)`` so the server stops even when the test throws. When nginx is not installed the tests
 /// are skipped (see ``shouldRun``), unless `ASI_REQUIRE_PEERS=1`, which makes ``start()`` throw instead.
-final class NginxPeer {
+package final class NginxPeer {
     /// The servers nginx runs.
-    enum Server: CaseIterable {
+    package enum Server: CaseIterable {
         case plain, tls, wrongName, clientAuth
     }
 
     /// The TLS fixtures the servers use.
-    let certificates: TestCertificates
+    package let certificates: TestCertificates
     /// The temporary directory with the configuration, document root, logs and pid file.
-    let directory: String
+    package let directory: String
     private let ports: [Server: Int]
     private var process: ChildProcess?
 
     /// The body of `/1k.bin`: 1,024 bytes, `i % 251` for each index.
-    static let oneKiB: [UInt8] = (0..<1024).map { UInt8($0 % 251) }
+    package static let oneKiB: [UInt8] = (0..<1024).map { UInt8($0 % 251) }
 
     /// Where nginx is installed, or `nil`.
-    static let executable: String? = ChildProcess.find("nginx")
+    package static let executable: String? = ChildProcess.find("nginx")
 
     /// Whether the interop tests should run: nginx and openssl are installed, or `ASI_REQUIRE_PEERS=1` asks
     /// for a failure when they are not. Use with `.enabled(if: NginxPeer.shouldRun)`.
-    static let shouldRun = (executable != nil && TestCertificates.canGenerate) || PeerEnvironment.peersRequired
+    package static let shouldRun = (executable != nil && TestCertificates.canGenerate) || PeerEnvironment.peersRequired
 
     private init(certificates: TestCertificates, directory: String, ports: [Server: Int]) {
         self.certificates = certificates
@@ -50,7 +50,7 @@ final class NginxPeer {
     /// taken in the meantime.
     /// - Returns: The running peer.
     /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen within ten seconds.
-    static func start() throws -> NginxPeer {
+    package static func start() throws -> NginxPeer {
         guard let executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
         return try PeerError.retryingPortConflicts(
@@ -67,7 +67,7 @@ final class NginxPeer {
     /// The port of one server.
     /// - Parameter server: The server.
     /// - Returns: Its port on 127.0.0.1.
-    func port(_ server: Server) -> Int { ports[server]! }
+    package func port(_ server: Server) -> Int { ports[server]! }
 
     /// A URL on one server. HTTPS servers are addressed as `localhost`, the name in their certificate.
     /// - Parameters:
@@ -75,7 +75,7 @@ final class NginxPeer {
     ///   - server: The server.
     ///   - host: The host name to use instead of the default (`127.0.0.1` for HTTP, `localhost` for HTTPS).
     /// - Returns: The URL.
-    func url(_ path: String, on server: Server = .plain, host: String? = nil) -> URL {
+    package func url(_ path: String, on server: Server = .plain, host: String? = nil) -> URL {
         let scheme = server == .plain ? "http" : "https"
         let name = host ?? (server == .plain ? "127.0.0.1" : "localhost")
         return URL(string: "\(scheme)://\(name):\(port(server))\(path)")!
@@ -83,7 +83,7 @@ final class NginxPeer {
 
     /// Stops nginx (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
-    func stop() {
+    package func stop() {
         process?.terminate()
         process = nil
         try? FileManager.default.removeItem(atPath: directory)
@@ -144,6 +144,6 @@ final class NginxPeer {
 /// - Parameter body: The test.
 /// - Returns: What `body` returns.
 /// - Throws: ``PeerError`` when nginx cannot be started, or what `body` throws.
-func withNginx<Result>(_ body: (NginxPeer) async throws -> Result) async throws -> Result {
+package func withNginx<Result>(_ body: (NginxPeer) async throws -> Result) async throws -> Result {
     try await withPeer(start: { try NginxPeer.start() }, stop: { $0.stop() }, body)
 }

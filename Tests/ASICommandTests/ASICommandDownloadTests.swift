@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 /// `asi`'s file flags against a real nginx: `-o`, `-O`, `-C -`, `--compressed`/`--no-compressed`, `-T` and

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// `asi`'s exit codes are curl's for the same failures, and `-s`/`-S` decide whether the message is printed.

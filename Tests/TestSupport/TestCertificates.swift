@@ -7,45 +7,45 @@ import Synchronization
 ///
 /// Every leaf is signed by ``caPath``: `server` is valid for `localhost`, `127.0.0.1` and `::1`; `wrongName`
 /// only for `wrong.example`; `client` is a client certificate (subject `CN=asikit-test-client,O=ASIKit Tests`).
-struct TestCertificates: Sendable {
+package struct TestCertificates: Sendable {
     /// The directory holding the files.
-    let directory: String
+    package let directory: String
 
     /// The test CA's certificate (PEM).
-    var caPath: String { directory + "/ca.pem" }
+    package var caPath: String { directory + "/ca.pem" }
     /// The server certificate for `localhost` (PEM).
-    var serverCertificatePath: String { directory + "/server.pem" }
+    package var serverCertificatePath: String { directory + "/server.pem" }
     /// The server certificate's key (PEM, unencrypted).
-    var serverKeyPath: String { directory + "/server.key" }
+    package var serverKeyPath: String { directory + "/server.key" }
     /// A server certificate for `wrong.example` only (PEM).
-    var wrongNameCertificatePath: String { directory + "/wrong.pem" }
+    package var wrongNameCertificatePath: String { directory + "/wrong.pem" }
     /// That certificate's key (PEM, unencrypted).
-    var wrongNameKeyPath: String { directory + "/wrong.key" }
+    package var wrongNameKeyPath: String { directory + "/wrong.key" }
     /// The client certificate (PEM).
-    var clientCertificatePath: String { directory + "/client.pem" }
+    package var clientCertificatePath: String { directory + "/client.pem" }
     /// The client key (PEM, unencrypted).
-    var clientKeyPath: String { directory + "/client.key" }
+    package var clientKeyPath: String { directory + "/client.key" }
     /// The client key encrypted with ``password`` (PKCS#8 PEM).
-    var clientEncryptedKeyPath: String { directory + "/client-encrypted.key" }
+    package var clientEncryptedKeyPath: String { directory + "/client-encrypted.key" }
     /// The client certificate, key and CA as PKCS#12, encrypted with ``password``.
-    var clientPKCS12Path: String { directory + "/client.p12" }
+    package var clientPKCS12Path: String { directory + "/client.p12" }
     /// The password of ``clientPKCS12Path`` and ``clientEncryptedKeyPath``.
-    let password = "test"
+    package let password = "test"
     /// The client certificate's subject as nginx prints it (`$ssl_client_s_dn`, RFC 2253 order).
-    let clientSubject = "O=ASIKit Tests,CN=asikit-test-client"
+    package let clientSubject = "O=ASIKit Tests,CN=asikit-test-client"
 
     /// The fixtures, generated on first use.
     /// - Returns: The fixtures.
     /// - Throws: ``PeerError`` when `openssl` is missing or the script fails.
-    static func shared() throws -> TestCertificates {
+    package static func shared() throws -> TestCertificates {
         try generated.get()
     }
 
     /// Whether the fixtures can be made here (the `openssl` command is installed).
-    static var canGenerate: Bool { ChildProcess.find("openssl") != nil }
+    package static var canGenerate: Bool { ChildProcess.find("openssl") != nil }
 
     /// The repository's root, found from this file's path.
-    static let repositoryRoot: String = {
+    package static let repositoryRoot: String = {
         var url = URL(filePath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }  // Interop, SocketTransportTests, Tests, file name
         return url.path(percentEncoded: false)
@@ -70,7 +70,7 @@ struct TestCertificates: Sendable {
 /// - Parameter prefix: The start of the directory's name.
 /// - Returns: Its path.
 /// - Throws: ``PeerError/startFailed(_:log:)`` when it cannot be made.
-func makeTemporaryDirectory(prefix: String) throws -> String {
+package func makeTemporaryDirectory(prefix: String) throws -> String {
     let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 /// The `asi` command against a real nginx: output to stdout (binary-safe, streamed), `-i`/`-I`, `--fail`, the TLS

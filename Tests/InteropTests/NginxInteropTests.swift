@@ -3,6 +3,7 @@ import HTTPCore
 import HTTPTesting
 import Logging
 import SocketTransport
+import TestSupport
 import Testing
 
 /// `POSIXTransport` against a real nginx: plain HTTP, TLS validation (trusted CA, system store, wrong host name,

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import HTTPTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// `asi` flags whose proof needs a server that misbehaves or counts on cue (LoopbackServer): `--connect-timeout`,

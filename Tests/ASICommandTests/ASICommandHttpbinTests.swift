@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 /// `asi`'s request flags against a real httpbin: `-X`, `-H`, `-A`, `-d`, `--data-binary`, `-F`, `-T`, `-u`,

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TestSupport
 
 /// Runs the `asi` binary (the `ASICommand` example) and captures what it did: exit status, stdout bytes, stderr
 /// text and peak memory.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 
 /// A real httpbin (`python3 -m gunicorn httpbin:app`) on 127.0.0.1, started for one test and stopped after it.
@@ -6,18 +6,18 @@ import Glibc
 /// Use ``withHttpbin(_:)`` so the server stops even when the test throws. When httpbin or gunicorn is not
 /// installed the tests are skipped (see ``shouldRun``), unless `ASI_REQUIRE_PEERS=1`, which makes ``start()``
 /// throw instead. Starting takes a second or two (Python imports Flask), so share one peer within a test.
-final class HttpbinPeer {
+package final class HttpbinPeer {
     /// The port it listens on.
-    let port: Int
+    package let port: Int
     /// The temporary directory with its log.
-    let directory: String
+    package let directory: String
     private var process: ChildProcess?
 
     /// The Python interpreter, or `nil`.
-    static let python: String? = ChildProcess.find("python3")
+    package static let python: String? = ChildProcess.find("python3")
 
     /// Whether `python3` can import httpbin and gunicorn.
-    static let isInstalled: Bool = {
+    package static let isInstalled: Bool = {
         guard let python, let directory = try? makeTemporaryDirectory(prefix: "asikit-httpbin-probe") else {
             return false
         }
@@ -28,7 +28,7 @@ final class HttpbinPeer {
 
     /// Whether the httpbin tests should run: httpbin is installed, or `ASI_REQUIRE_PEERS=1` asks for a failure
     /// when it is not. Use with `.enabled(if: HttpbinPeer.shouldRun)`.
-    static let shouldRun = isInstalled || PeerEnvironment.peersRequired
+    package static let shouldRun = isInstalled || PeerEnvironment.peersRequired
 
     private init(port: Int, directory: String) {
         self.port = port
@@ -43,7 +43,7 @@ final class HttpbinPeer {
     /// taken in the meantime.
     /// - Returns: The running peer.
     /// - Throws: ``PeerError`` when httpbin is missing, fails to start, or does not answer within 30 seconds.
-    static func start() throws -> HttpbinPeer {
+    package static func start() throws -> HttpbinPeer {
         guard let python, isInstalled else {
             throw PeerError.notInstalled("httpbin or gunicorn (pip install httpbin gunicorn)")
         }
@@ -59,13 +59,13 @@ final class HttpbinPeer {
     /// A URL on the server.
     /// - Parameter path: The path, starting with `/`, with any query.
     /// - Returns: The URL.
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
     /// Stops gunicorn (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
-    func stop() {
+    package func stop() {
         process?.terminate()
         process = nil
         try? FileManager.default.removeItem(atPath: directory)
@@ -98,6 +98,6 @@ final class HttpbinPeer {
 /// - Parameter body: The test.
 /// - Returns: What `body` returns.
 /// - Throws: ``PeerError`` when httpbin cannot be started, or what `body` throws.
-func withHttpbin<Result>(_ body: (HttpbinPeer) async throws -> Result) async throws -> Result {
+package func withHttpbin<Result>(_ body: (HttpbinPeer) async throws -> Result) async throws -> Result {
     try await withPeer(start: { try HttpbinPeer.start() }, stop: { $0.stop() }, body)
 }

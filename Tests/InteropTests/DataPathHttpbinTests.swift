@@ -5,6 +5,7 @@ import HTTPCore
 import HTTPPipeline
 import SocketTransport
 import Synchronization
+import TestSupport
 import Testing
 
 /// Forms, bodies, compressed responses, downloads and resume against a real httpbin under gunicorn.
