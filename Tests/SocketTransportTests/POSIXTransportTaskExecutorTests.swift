@@ -81,12 +81,14 @@ import Glibc
         }
     }
 
+    // The stalled requests below get a long inactivity timeout: on a busy machine the cancellation or the shutdown
+    // may take seconds to arrive, and a timeout firing first would hide what the test is about.
     @Test func cancellationReachesATaskOnTheLoop() async throws {
         let server = try LoopbackServer { _ in .stall }
         defer { server.shutdown() }
         let transport = POSIXTransport()
         let task = Task(executorPreference: transport.taskExecutor) {
-            try await fetch(transport, testRequest(server.url("/s")))
+            try await fetch(transport, testRequest(server.url("/s"), timeout: .seconds(300)))
         }
         #expect(await eventually { server.requests.count == 1 })
         task.cancel()
@@ -99,7 +101,7 @@ import Glibc
         let transport = POSIXTransport()
         let executor = transport.taskExecutor
         let task = Task(executorPreference: executor) {
-            try await fetch(transport, testRequest(server.url("/s")))
+            try await fetch(transport, testRequest(server.url("/s"), timeout: .seconds(300)))
         }
         #expect(await eventually { server.requests.count == 1 })
         try await transport.shutdown()

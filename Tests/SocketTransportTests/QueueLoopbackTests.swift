@@ -12,13 +12,25 @@ import Testing
 /// RequestQueue over real sockets: POSIXTransport against LoopbackServer.
 @Suite struct QueueLoopbackTests {
     /// Counts requests being answered at once by a server that takes a little while over each.
+    /// Counts requests in the server's handler at once. The first `width` arrivals wait (up to a minute) until
+    /// all of them are in, so the peak reaches the queue's width however slowly the machine schedules them;
+    /// later arrivals pass straight through.
     final class Concurrency: Sendable {
-        private let state = Mutex((now: 0, peak: 0))
+        private let state = Mutex((now: 0, peak: 0, gateOpen: false))
+        let width: Int
+
+        init(width: Int) {
+            self.width = width
+        }
+
         func enter() {
             state.withLock {
                 $0.now += 1
                 $0.peak = max($0.peak, $0.now)
+                if $0.now >= width { $0.gateOpen = true }
             }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !state.withLock({ $0.gateOpen }) && ContinuousClock.now < deadline { usleep(1_000) }
         }
         func leave() { state.withLock { $0.now -= 1 } }
         var peak: Int { state.withLock { $0.peak } }
@@ -31,10 +43,9 @@ import Testing
     }
 
     @Test func widthHoldsOverRealConnections() async throws {
-        let concurrency = Concurrency()
+        let concurrency = Concurrency(width: 3)
         let server = try LoopbackServer { _ in
             concurrency.enter()
-            usleep(20_000)
             concurrency.leave()
             return .ok("x")
         }
