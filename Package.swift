@@ -5,6 +5,7 @@ let package = Package(
     name: "ASIKit",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "ASIKit", targets: ["ASIKit"]),
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPPipeline", targets: ["HTTPPipeline"]),
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
@@ -49,6 +50,13 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
+
+        // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
+        .target(
+            name: "ASIKit",
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec"],
+            path: "Modules/ASIKit"
+        ),
 
         // Examples.
         .executableTarget(

@@ -3,6 +3,7 @@
 # and XML parts); FoundationEssentials is fine (STYLE §1). Builds and checks:
 #   - a probe executable, made here in a temporary package, that links only HTTPCore, HTTPPipeline and
 #     SocketTransport (what an app that picks the socket transport gets), and runs it once;
+#   - the README's first Swift example, in a new package that depends on the ASIKit product only (built, not run);
 #   - the Tour example, and every other executable product named as an argument.
 # Prints what each binary loads, then a PASS or FAIL line; exits non-zero on failure.
 #
@@ -85,6 +86,42 @@ if ! "$probe_binary"; then
     failures=$((failures + 1))
 fi
 
+# ---------------------------------------------------------------- probe: the README's first example on ASIKit
+# The README promises that its first Swift example compiles in a new package that depends on the ASIKit product
+# only; this builds that example as it stands in README.md (it is not run: it talks to example.com).
+readme_probe="$probe/readme"
+mkdir -p "$readme_probe/Sources/ReadmeExample"
+cat >"$readme_probe/Package.swift" <<EOF
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "ReadmeExample",
+    dependencies: [.package(path: "$repo")],
+    targets: [
+        .executableTarget(
+            name: "ReadmeExample",
+            dependencies: [.product(name: "ASIKit", package: "$identity")]
+        )
+    ]
+)
+EOF
+awk '/^```swift$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' README.md \
+    >"$readme_probe/Sources/ReadmeExample/main.swift"
+if ! grep -q '^import ASIKit$' "$readme_probe/Sources/ReadmeExample/main.swift"; then
+    echo "FAIL the README's first Swift example does not import ASIKit"
+    failures=$((failures + 1))
+fi
+echo "== building the README's first example against the ASIKit product"
+readme_scratch="$probe_scratch-readme"
+if swift build --package-path "$readme_probe" --scratch-path "$readme_scratch" --product ReadmeExample; then
+    check_binary "ReadmeExample" \
+        "$(swift build --package-path "$readme_probe" --scratch-path "$readme_scratch" --show-bin-path)/ReadmeExample"
+else
+    echo "FAIL the README's first example does not compile against ASIKit"
+    failures=$((failures + 1))
+fi
+
 # ---------------------------------------------------------------- the package's own executables
 products=(Tour "$@")
 for product in "${products[@]}"; do
@@ -101,4 +138,4 @@ if [ "$failures" -gt 0 ]; then
     echo "FAIL check-linkage: $failures problem(s)"
     exit 1
 fi
-echo "PASS check-linkage: $((${#products[@]} + 1)) executable(s) without libFoundation.so"
+echo "PASS check-linkage: $((${#products[@]} + 2)) executable(s) without libFoundation.so"

@@ -1,0 +1,28 @@
+import GzipCodec
+public import HTTPPipeline
+public import SocketTransport
+
+extension Client {
+    /// A ready client with the everyday stack: ``POSIXTransport`` (sockets and OpenSSL), gzip and deflate
+    /// (``ZlibContentCodec``), and the in-memory defaults, an in-memory cookie jar and session credential store.
+    ///
+    /// ```swift
+    /// import ASIKit
+    ///
+    /// let client = Client.standard()
+    /// ```
+    ///
+    /// Anything else (a cache, a keyring, a bandwidth limit, a proxy resolver) is added by building the `Client`
+    /// yourself; this is the composition root written out for the common case, and the only code in `ASIKit`
+    /// (decision 0007).
+    /// - Parameters:
+    ///   - transport: The POSIX transport's settings (connections per host, idle timeout, proxy resolver).
+    ///   - configuration: Client-wide settings (User-Agent, authentication handler, logger).
+    /// - Returns: The client. Call ``Client/shutdown()`` when done with it.
+    public static func standard(
+        transport: POSIXTransport.Configuration = .init(),
+        configuration: Configuration = .init()
+    ) -> Client {
+        Client(transport: .posix(transport), codecs: [.zlib()], configuration: configuration)
+    }
+}
