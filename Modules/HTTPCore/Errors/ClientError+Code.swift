@@ -7,7 +7,7 @@ extension ClientError {
         private enum Base: String, Sendable {
             case connectFailed, nameResolutionFailed, timedOut, authenticationFailed, cancelled, invalidRequest
             case tooManyRedirects, storageFailed, protocolViolation, tlsHandshakeFailed, certificateInvalid
-            case compressionFailed, invalidConfiguration, internalError
+            case compressionFailed, invalidConfiguration, internalError, middlewareFailed
         }
         private let base: Base
 
@@ -39,6 +39,10 @@ extension ClientError {
         public static let invalidConfiguration = Code(base: .invalidConfiguration)
         /// A bug in the framework or a plugin (ASI type 10).
         public static let internalError = Code(base: .internalError)
+        /// A ``Middleware`` threw an error of its own, not a ``ClientError`` (ASI type 10: ASIHTTPRequest had no
+        /// middleware). The error's ``ClientError/stage`` names the middleware and ``ClientError/underlying``
+        /// holds what it threw.
+        public static let middlewareFailed = Code(base: .middlewareFailed)
 
         /// The code's stable name, such as `timedOut`.
         public var description: String { base.rawValue }
@@ -54,7 +58,7 @@ extension ClientError {
             case .invalidConfiguration: 6
             case .storageFailed: 8
             case .tooManyRedirects: 9
-            case .internalError: 10
+            case .internalError, .middlewareFailed: 10
             case .compressionFailed: 11
             }
         }

@@ -11,7 +11,18 @@ func staged<T>(_ stage: ClientError.Stage, _ body: () async throws -> T) async t
     } catch let error as CancellationError {
         throw error
     } catch {
-        let code: ClientError.Code = stage == .transport ? .connectFailed : .storageFailed
-        throw ClientError(code, stage: stage, message: "\(stage) failed", underlying: error)
+        throw ClientError(code(for: stage), stage: stage, message: "\(stage) failed", underlying: error)
+    }
+}
+
+/// The code for an error of a plugin's own type: the transport lost the connection, a middleware failed, a store
+/// failed to keep or read.
+private func code(for stage: ClientError.Stage) -> ClientError.Code {
+    switch stage {
+    case .transport: .connectFailed
+    case .cache, .credentials, .cookies: .storageFailed
+    case .codec: .compressionFailed
+    case .pipeline: .internalError
+    default: .middlewareFailed
     }
 }

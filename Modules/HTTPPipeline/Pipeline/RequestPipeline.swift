@@ -53,7 +53,7 @@ struct RequestPipeline: Sendable {
             let response: Response
             relay?.beginAttempt(uploadLength: hop.body?.length)
             do {
-                response = try await staged(.transport) { try await send(hop, context: context) }
+                response = try await send(hop, context: context)
             } catch let error as ClientError where error.code == .timedOut && retryCount < current.options.retriesOnTimeout {
                 retryCount += 1
                 logger.debug("timed out; retrying", metadata: ["retry": "\(retryCount)"])
@@ -150,16 +150,23 @@ struct RequestPipeline: Sendable {
         ResumeRange.apply(to: &hop)
     }
 
-    /// Sends one hop through the middleware chain, then the transport.
+    /// Sends one hop through the middleware chain, then the transport. Each link names its own stage: an error a
+    /// middleware throws itself is reported as that middleware's (``ClientError/Code/middlewareFailed`` when it
+    /// is not a ``ClientError``), and a transport error passes through the middleware with the transport's stage.
     private func send(_ request: Request, context: RequestContext) async throws -> Response {
         let transport = client.transport
-        if client.middleware.isEmpty { return try await transport.send(request, context: context) }
-        var next: @Sendable (Request, RequestContext) async throws -> Response = {
-            try await transport.send($0, context: $1)
+        if client.middleware.isEmpty {
+            return try await staged(.transport) { try await transport.send(request, context: context) }
+        }
+        var next: @Sendable (Request, RequestContext) async throws -> Response = { request, context in
+            try await staged(.transport) { try await transport.send(request, context: context) }
         }
         for middleware in client.middleware.reversed() {
             let inner = next
-            next = { try await middleware.intercept($0, context: $1, next: inner) }
+            let stage = ClientError.Stage.middleware(String(describing: type(of: middleware)))
+            next = { request, context in
+                try await staged(stage) { try await middleware.intercept(request, context: context, next: inner) }
+            }
         }
         return try await next(request, context)
     }
