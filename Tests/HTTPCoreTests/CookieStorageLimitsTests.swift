@@ -39,7 +39,8 @@ import Testing
 
     @Test func aFullDomainEvictsExpiredFirstThenTheOldest() throws {
         var storage = CookieStorage(limits: try .init(maxCookiesPerDomain: 3, maxCookies: 100))
-        storage.store([cookie("old", created: Self.now - 30), cookie("soon", expires: Self.now + 5, created: Self.now - 20),
+        storage.store([cookie("old", created: Self.now - 30),
+                       cookie("soon", expires: Self.now + 5, created: Self.now - 20),
                        cookie("mid", created: Self.now - 10)], receivedFrom: site(), at: Self.now)
         storage.store([cookie("other", domain: "b.example", created: Self.now - 100)], receivedFrom: site("b.example"),
                       at: Self.now)

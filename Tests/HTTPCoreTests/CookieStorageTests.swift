@@ -108,8 +108,8 @@ import Testing
 
     @Test func removals() {
         var storage = CookieStorage()
-        storage.store([cookie("session"), cookie("soon", expires: Self.now + 1), cookie("later", expires: Self.now + 9)],
-                      receivedFrom: Self.site, at: Self.now)
+        storage.store([cookie("session"), cookie("soon", expires: Self.now + 1),
+                       cookie("later", expires: Self.now + 9)], receivedFrom: Self.site, at: Self.now)
         #expect(storage.removeExpired(at: Self.now + 5) == 1)
         #expect(storage.removeSessionCookies() == 1)
         #expect(storage.allCookies.map(\.name) == ["later"])

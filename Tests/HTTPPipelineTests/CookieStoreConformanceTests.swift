@@ -15,7 +15,9 @@ import Testing
 
     @Test func recordingStoreOverAJarWithOtherLimits() async throws {
         let limits = try CookieStorage.Limits(maxCookiesPerDomain: 3, maxCookies: 5)
-        try await CookieStoreConformance.run(limits: limits) { RecordingCookieStore(base: MemoryCookieJar(limits: limits)) }
+        try await CookieStoreConformance.run(limits: limits) {
+            RecordingCookieStore(base: MemoryCookieJar(limits: limits))
+        }
     }
 
     @Test(arguments: [

@@ -26,7 +26,9 @@ extension CookieStorage {
         ///   - maxCookiesPerDomain: The most cookies per domain; 50 by default.
         ///   - maxCookies: The most cookies in all; 3000 by default.
         /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` when a limit is below 1.
-        public init(maxCookieSize: Int = 4096, maxCookiesPerDomain: Int = 50, maxCookies: Int = 3000) throws(ClientError) {
+        public init(
+            maxCookieSize: Int = 4096, maxCookiesPerDomain: Int = 50, maxCookies: Int = 3000
+        ) throws(ClientError) {
             guard maxCookieSize > 0, maxCookiesPerDomain > 0, maxCookies > 0 else {
                 throw ClientError(.invalidConfiguration, stage: .cookies, message: "Cookie limits must be at least 1")
             }
