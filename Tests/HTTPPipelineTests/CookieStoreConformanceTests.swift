@@ -20,6 +20,20 @@ import Testing
         }
     }
 
+    @Test func recordingStoreRecordsRemovalsAndForwardsThem() async throws {
+        let jar = MemoryCookieJar()
+        let store = RecordingCookieStore(base: jar)
+        let site = URL(string: "http://a.example/")!
+        try await store.store([Cookie(name: "s", value: "1", domain: "a.example"),
+                               Cookie(name: "p", value: "1", domain: "a.example", expires: Date() + 60)],
+                              receivedFrom: site)
+        try await store.removeSessionCookies()
+        #expect(jar.allCookies.map(\.name) == ["p"])
+        try await store.removeAll()
+        #expect(jar.isKnownEmpty && !store.isKnownEmpty)
+        #expect(store.calls == [.store(["s", "p"], from: site), .removeSessionCookies, .removeAll])
+    }
+
     @Test(arguments: [
         BrokenCookieStore.Fault.claimsEmpty, .reversesOrder, .ignoresLimits, .keepsSessionCookies,
     ])
