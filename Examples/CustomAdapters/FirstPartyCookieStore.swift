@@ -3,33 +3,35 @@ import HTTPCore
 import Synchronization
 
 /// A cookie store that keeps only cookies for one site and its subdomains, and drops the rest.
-/// Lookups use `Cookie.matches(_:at:)`, the rule every store applies.
+/// The storage model (replacement, expiry, order, limits) is `CookieStorage` from HTTPCore, behind a lock;
+/// the store only adds its own filter and supplies the time.
 final class FirstPartyCookieStore: CookieStore {
     private let site: String
-    private let cookies = Mutex<[Cookie.Identity: Cookie]>([:])
+    private let storage = Mutex(CookieStorage())
 
     init(site: String) {
         self.site = site
     }
 
     func cookies(for url: URL) -> [Cookie] {
-        let now = Date()
-        return cookies.withLock { Array($0.values) }
-            .filter { $0.matches(url, at: now) }
-            .sorted { $0.path.count != $1.path.count ? $0.path.count > $1.path.count : $0.created < $1.created }
+        storage.withLock { $0.isEmpty ? [] : $0.cookies(for: url, at: Date()) }
     }
 
     func store(_ new: [Cookie], receivedFrom url: URL) {
+        let firstParty = new.filter { Cookie.domainMatches(host: $0.domain, domain: site, hostOnly: false) }
         let now = Date()
-        cookies.withLock { stored in
-            for var cookie in new where Cookie.domainMatches(host: cookie.domain, domain: site, hostOnly: false) {
-                if cookie.isExpired(at: now) {
-                    stored[cookie.identity] = nil
-                    continue
-                }
-                if let existing = stored[cookie.identity] { cookie.created = existing.created }
-                stored[cookie.identity] = cookie
-            }
-        }
+        storage.withLock { $0.store(firstParty, receivedFrom: url, at: now) }
+    }
+
+    func removeSessionCookies() {
+        storage.withLock { _ = $0.removeSessionCookies() }
+    }
+
+    func removeAll() {
+        storage.withLock { _ = $0.removeAll() }
+    }
+
+    var isKnownEmpty: Bool {
+        storage.withLock { $0.isEmpty }
     }
 }

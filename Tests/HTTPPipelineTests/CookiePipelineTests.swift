@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPCore
 import HTTPPipeline
 import HTTPTesting
+import Synchronization
 import Testing
 
 @Suite struct CookiePipelineTests {
@@ -37,4 +38,44 @@ import Testing
         request.options.requestCookies = [Cookie(name: "manual", value: "m", domain: "a.example")]
         #expect(try await Client(transport: Self.echo, cookies: jar).send(request).text() == "manual=m; stored=s")
     }
+
+    @Test func aStoreKnownEmptyIsNotAskedAndOneThatMayHoldCookiesIs() async throws {
+        let quiet = QuietCookieStore(isKnownEmpty: true)
+        _ = try await Client(transport: Self.echo, cookies: quiet).send(Request("http://a.example/"))
+        #expect(quiet.lookups.withLock { $0 } == 0)
+        let asked = QuietCookieStore(isKnownEmpty: false)
+        _ = try await Client(transport: Self.echo, cookies: asked).send(Request("http://a.example/"))
+        #expect(asked.lookups.withLock { $0 } == 1)
+    }
+
+    @Test func theDefaultJarSkipsTheLookupOnlyWhileEmpty() async throws {
+        let jar = MemoryCookieJar()
+        #expect(jar.isKnownEmpty)
+        let client = Client(transport: Self.echo, cookies: jar)
+        _ = try await client.send(Request("http://a.example/set"))
+        #expect(!jar.isKnownEmpty)
+        #expect(try await client.send(Request("http://a.example/next")).text() == "a=1")
+        jar.removeAll()
+        #expect(jar.isKnownEmpty)
+        #expect(try await client.send(Request("http://a.example/next")).text() == "none")
+    }
+}
+
+/// Counts lookups and reports a fixed `isKnownEmpty`.
+final class QuietCookieStore: CookieStore {
+    let isKnownEmpty: Bool
+    let lookups = Mutex(0)
+
+    init(isKnownEmpty: Bool) {
+        self.isKnownEmpty = isKnownEmpty
+    }
+
+    func cookies(for url: URL) -> [Cookie] {
+        lookups.withLock { $0 += 1 }
+        return []
+    }
+
+    func store(_ cookies: [Cookie], receivedFrom url: URL) {}
+    func removeSessionCookies() {}
+    func removeAll() {}
 }

@@ -41,8 +41,7 @@ public enum SetCookieParser {
                 var domain = attributeValue.lowercased()
                 if domain.hasPrefix(".") { domain.removeFirst() }
                 guard !domain.isEmpty else { continue }
-                guard Cookie.domainMatches(host: host, domain: domain, hostOnly: false) else { return nil }
-                if !domain.contains("."), domain != host { return nil }
+                guard acceptsDomain(domain, forHost: host) else { return nil }
                 cookie.domain = domain
                 cookie.isHostOnly = false
             case "path":
@@ -68,6 +67,16 @@ public enum SetCookieParser {
     /// - Returns: The accepted cookies, in header order.
     public static func cookies(in fields: HTTPFields, from url: URL, at now: Date = Date()) -> [Cookie] {
         fields[values: .setCookie].compactMap { parse($0, from: url, at: now) }
+    }
+
+    /// RFC 6265 §5.3 steps 5 and 6: whether a `Domain` attribute may be kept for a response from `host`.
+    ///
+    /// The domain must cover the host, and a single-label domain is accepted only as the host itself. This is the
+    /// one place that decides; a public-suffix check (libpsl, refusing `co.uk` unless it is the host) belongs
+    /// here too, so stores never need one.
+    static func acceptsDomain(_ domain: String, forHost host: String) -> Bool {
+        guard Cookie.domainMatches(host: host, domain: domain, hostOnly: false) else { return false }
+        return domain.contains(".") || domain == host
     }
 
     /// RFC 6265 §5.1.4 default path: the request path up to, not including, its last `/`.

@@ -129,7 +129,7 @@ struct RequestPipeline: Sendable {
             hop.headerFields[.userAgent] = hop.options.userAgent ?? client.configuration.userAgent
         }
         var cookies = hop.options.requestCookies
-        if hop.options.usesCookieStore, !((client.cookies as? MemoryCookieJar)?.isEmpty ?? false) {
+        if hop.options.usesCookieStore, !client.cookies.isKnownEmpty {
             let url = hop.url
             cookies += try await staged(.cookies) { try await client.cookies.cookies(for: url) }
         }

@@ -4,6 +4,9 @@ public import HTTPPipeline
 import Synchronization
 
 /// A cookie store that records every call and passes it to a real store (an in-memory jar by default).
+///
+/// Its ``isKnownEmpty`` stays `false` (the protocol's default), so the pipeline asks it on every request and every
+/// lookup is recorded.
 public final class RecordingCookieStore: CookieStore {
     /// One recorded call.
     public enum Call: Sendable, Hashable {
@@ -11,6 +14,10 @@ public final class RecordingCookieStore: CookieStore {
         case lookup(URL)
         /// Cookies stored from the URL, by name.
         case store([String], from: URL)
+        /// Session cookies removed.
+        case removeSessionCookies
+        /// Every cookie removed.
+        case removeAll
     }
 
     private let base: any CookieStore
@@ -39,6 +46,20 @@ public final class RecordingCookieStore: CookieStore {
     public func store(_ cookies: [Cookie], receivedFrom url: URL) async throws {
         recorded.withLock { $0.append(.store(cookies.map(\.name), from: url)) }
         try await base.store(cookies, receivedFrom: url)
+    }
+
+    /// Records and forwards the removal.
+    /// - Throws: What the base store throws.
+    public func removeSessionCookies() async throws {
+        recorded.withLock { $0.append(.removeSessionCookies) }
+        try await base.removeSessionCookies()
+    }
+
+    /// Records and forwards the removal.
+    /// - Throws: What the base store throws.
+    public func removeAll() async throws {
+        recorded.withLock { $0.append(.removeAll) }
+        try await base.removeAll()
     }
 
     /// Every call so far, in order.
