@@ -109,7 +109,8 @@ import Testing
 
     @Test func proxyCredentialsFollowTheSameIntent() async throws {
         let persistent = await Self.persistent(holding: nil)
-        let client = Client(transport: ProxyChallengeTests.proxied(attempts: .init()), persistentCredentials: persistent)
+        let client = Client(transport: ProxyChallengeTests.proxied(attempts: .init()),
+                            persistentCredentials: persistent)
         var request = Request("http://a.example/")
         request.options.proxyCredential = ProxyChallengeTests.good
         #expect(try await client.send(request).text() == "welcome")

@@ -79,7 +79,8 @@ import Testing
 
     @Test func rejectedRouteCredentialFallsBackToTheRequestOption() async throws {
         let attempts = Attempts()
-        let route = ProxyRoute.http(host: "proxy.example", port: 3128, credential: Credential(user: "pat", password: "x"))
+        let route = ProxyRoute.http(host: "proxy.example", port: 3128,
+                                    credential: Credential(user: "pat", password: "x"))
         var request = Request("http://a.example/")
         request.options.proxyCredential = Self.good
         let client = Client(transport: Self.proxied(route: route, attempts: attempts))

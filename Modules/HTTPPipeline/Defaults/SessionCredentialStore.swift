@@ -10,9 +10,10 @@ public final class SessionCredentialStore: CredentialStore {
     /// Creates an empty store.
     public init() {}
 
-    /// Returns the credential whose scope best matches by the core's rule (``CredentialScope/bestMatch(among:scope:)``):
-    /// an exact realm first, then one saved without a realm; a scope without a realm matches any realm on the same
-    /// scheme, host, port and target. Among equal matches the oldest entry wins.
+    /// Returns the credential whose scope best matches by the core's rule
+    /// (``CredentialScope/bestMatch(among:scope:)``): an exact realm first, then one saved without a realm; a scope
+    /// without a realm matches any realm on the same scheme, host, port and target. Among equal matches the oldest
+    /// entry wins.
     /// - Parameter scope: Where the credential is needed.
     /// - Returns: The credential, or `nil`.
     public func credential(for scope: CredentialScope) async -> Credential? {

@@ -11,6 +11,9 @@ extension AuthenticationStage {
     ///   - sources: The sources to try, in order.
     ///   - request: The request being answered.
     ///   - state: The server's or the proxy's state.
+    /// - Returns: The `Authorization` or `Proxy-Authorization` value for the next attempt.
+    /// - Throws: ``ClientError/Code/authenticationFailed`` when no usable credential is left, or what a store or
+    ///   the handler throws.
     func answer(
         _ values: [String],
         scope base: CredentialScope,

@@ -34,6 +34,7 @@ extension AuthenticationStage {
     ///   - response: A response that is not a 407.
     ///   - request: The request.
     ///   - state: The request's proxy state.
+    /// - Throws: What a store throws.
     func proxySucceeded(_ response: Response, for request: Request, state: inout State) async throws {
         guard let proxy = state.proxy, proxy.isSameProxy(as: response.route) else { return }
         try await remember(for: request, state: &state)
