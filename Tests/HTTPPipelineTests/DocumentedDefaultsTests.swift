@@ -147,6 +147,8 @@ import Testing
             "RequestOptions.authenticationScheme": render(options.authenticationScheme),
             "RequestOptions.presentsCredentialsBeforeChallenge": String(options.presentsCredentialsBeforeChallenge),
             "RequestOptions.usesCredentialStore": String(options.usesCredentialStore),
+            "RequestOptions.usesPersistentCredentialStore": String(options.usesPersistentCredentialStore),
+            "RequestOptions.proxyCredential": render(options.proxyCredential),
             "RequestOptions.usesCookieStore": String(options.usesCookieStore),
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",
             "RequestOptions.cachePolicy": options.cachePolicy.isEmpty ? "[]" : String(options.cachePolicy.rawValue),

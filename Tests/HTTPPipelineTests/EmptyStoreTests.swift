@@ -97,3 +97,20 @@ final class RecordingMiddleware: Middleware {
         return try await next(request, context)
     }
 }
+
+/// The pipeline trusts every store's `isKnownEmpty`, not a concrete type.
+@Suite struct KnownEmptyCredentialStoreTests {
+    @Test func aStoreThatKnowsItIsEmptyIsNotAskedUntilItFills() async throws {
+        let store = RecordingCredentialStore(forwardsIsKnownEmpty: true)
+        let transport = ChallengeLoopTests.server()
+        let client = Client(transport: transport, credentials: store)
+        _ = try? await client.send(Request("http://a.example/x"))
+        #expect(!store.calls.contains { if case .lookup = $0 { true } else { false } })
+
+        try await store.save(Credential(user: "alice", password: "wonderland"),
+                             for: CredentialScope(scheme: "http", host: "a.example", port: 80))
+        #expect(try await client.send(Request("http://a.example/x")).text() == "welcome")
+        #expect(store.calls.contains(.lookup(CredentialScope(scheme: "http", host: "a.example", port: 80))))
+        #expect(transport.requests.last?.headerFields[.authorization] == ChallengeLoopTests.good)
+    }
+}

@@ -25,6 +25,9 @@ public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDeb
 }
 
 /// Where a credential applies: scheme, host, port and realm, for a server or a proxy.
+///
+/// A store answers a lookup with the saved scope that best matches the wanted one; the rule is
+/// ``match(against:)`` and ``bestMatch(among:scope:)``, so every store ranks the same way.
 public struct CredentialScope: Sendable, Hashable, CustomStringConvertible {
     /// Whether the credential is for the origin server or for a proxy.
     public enum Target: Sendable, Hashable {
@@ -58,6 +61,15 @@ public struct CredentialScope: Sendable, Hashable, CustomStringConvertible {
         self.port = port
         self.realm = realm
         self.target = target
+    }
+
+    /// Creates the scope of a proxy's credentials: the route kind's scheme (`http`, `https`, `socks5`, ...), the
+    /// proxy's host and port, and target ``Target/proxy``. It never matches a server's scope.
+    /// - Parameters:
+    ///   - proxy: The proxy route (its credential is ignored).
+    ///   - realm: The realm from the proxy's challenge, if known.
+    public init(proxy: ProxyRoute, realm: String? = nil) {
+        self.init(scheme: proxy.kind.scheme, host: proxy.host, port: proxy.port, realm: realm, target: .proxy)
     }
 
     /// For example `https://example.com:443 realm="api"`.

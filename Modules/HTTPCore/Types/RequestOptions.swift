@@ -25,6 +25,14 @@ public struct RequestOptions: Sendable {
     public var presentsCredentialsBeforeChallenge: Bool
     /// Whether the client's credential store is used and updated (`useSessionPersistence`). Default `true`.
     public var usesCredentialStore: Bool
+    /// Whether the client's persistent credential store (`Client.persistentCredentials`, for example the
+    /// FileKeyring plug-in) is asked after a challenge, and keeps the credentials that worked
+    /// (`useKeychainPersistence`). Default `false`: nothing is read from or written to it, and a rejected
+    /// credential is removed from it only when this is on.
+    public var usesPersistentCredentialStore: Bool
+    /// Credentials for a proxy's 407 challenge (`proxyUsername`/`proxyPassword`/`proxyDomain`), tried after the
+    /// proxy route's own credential and the session store's, before the persistent store's. Default `nil`.
+    public var proxyCredential: Credential?
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
@@ -85,6 +93,8 @@ public struct RequestOptions: Sendable {
         self.authenticationScheme = nil
         self.presentsCredentialsBeforeChallenge = true
         self.usesCredentialStore = true
+        self.usesPersistentCredentialStore = false
+        self.proxyCredential = nil
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []

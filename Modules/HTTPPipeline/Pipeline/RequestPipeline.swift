@@ -19,15 +19,17 @@ struct RequestPipeline: Sendable {
         var logger = client.configuration.logger
         logger[metadataKey: "request-id"] = "\(id)"
         let relay = ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
-        let context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth, logger: logger)
+        var context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth, logger: logger)
         let authentication = AuthenticationStage(
-            store: client.credentials, handler: client.configuration.authenticationHandler)
+            store: client.credentials, persistentStore: client.persistentCredentials,
+            handler: client.configuration.authenticationHandler)
         let cache = CacheStage(store: client.cache, maxEntrySize: client.configuration.maxCacheEntrySize)
 
         var current = BodyMethodRule.applied(to: request)
         var redirectCount = 0
         var retryCount = retriesUsed
         var authState = AuthenticationStage.State()
+        var proxyAuthState = AuthenticationStage.State()
         var cached = cache.isEnabled ? try await cache.lookup(current) : nil
         func info(connectionID: UInt64?, fromCache: Bool, cookies: [Cookie]) -> ExchangeInfo {
             ExchangeInfo(requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
@@ -69,6 +71,19 @@ struct RequestPipeline: Sendable {
                 try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.url) }
             }
 
+            if response.status.code == 407 {
+                await response.body.discard()
+                logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
+                context.proxyAuthorization = try await staged(.credentials) {
+                    try await authentication.answerProxyChallenge(response, for: current, state: &proxyAuthState)
+                }
+                continue
+            }
+            if AuthenticationStage.needsSaving(proxyAuthState) {
+                try await staged(.credentials) {
+                    try await authentication.proxySucceeded(response, for: current, state: &proxyAuthState)
+                }
+            }
             if response.status.code == 401 {
                 await response.body.discard()
                 logger.debug("challenged", metadata: ["url": "\(Self.redacted(hop.url))"])
@@ -78,7 +93,7 @@ struct RequestPipeline: Sendable {
                 continue
             }
             if authState.credential != nil {
-                try await staged(.credentials) { try await authentication.succeeded(for: current, state: authState) }
+                try await staged(.credentials) { try await authentication.succeeded(for: current, state: &authState) }
             }
 
             if current.options.followsRedirects,

@@ -12,15 +12,22 @@ public final class RecordingCredentialStore: CredentialStore {
         case save(CredentialScope)
         /// A removal for the scope.
         case remove(CredentialScope)
+        /// A removal of everything.
+        case removeAll
     }
 
     private let base: any CredentialStore
+    private let forwardsIsKnownEmpty: Bool
     private let recorded = Mutex<[Call]>([])
 
     /// Creates the store.
-    /// - Parameter base: The store that keeps the credentials.
-    public init(base: any CredentialStore = SessionCredentialStore()) {
+    /// - Parameters:
+    ///   - base: The store that keeps the credentials.
+    ///   - forwardsIsKnownEmpty: Whether ``isKnownEmpty`` passes on the base store's hint; `false` (the default)
+    ///     answers `false`, so every lookup reaches the store and is recorded.
+    public init(base: any CredentialStore = SessionCredentialStore(), forwardsIsKnownEmpty: Bool = false) {
         self.base = base
+        self.forwardsIsKnownEmpty = forwardsIsKnownEmpty
     }
 
     /// Records and forwards the lookup.
@@ -49,6 +56,16 @@ public final class RecordingCredentialStore: CredentialStore {
         recorded.withLock { $0.append(.remove(scope)) }
         try await base.removeCredential(for: scope)
     }
+
+    /// Records and forwards the removal of everything.
+    /// - Throws: What the base store throws.
+    public func removeAll() async throws {
+        recorded.withLock { $0.append(.removeAll) }
+        try await base.removeAll()
+    }
+
+    /// The base store's hint when created with `forwardsIsKnownEmpty`, else `false`. Not recorded.
+    public var isKnownEmpty: Bool { forwardsIsKnownEmpty && base.isKnownEmpty }
 
     /// Every call so far, in order.
     public var calls: [Call] { recorded.withLock { $0 } }

@@ -1,0 +1,148 @@
+import FoundationEssentials
+import HTTPCore
+
+/// The part of the challenge loop that 401 and 407 share: pick a challenge, forget the rejected credential, try
+/// the sources in order, and save what worked with the request's persistence intent.
+extension AuthenticationStage {
+    /// Picks the next credential for the challenges in `values` and returns its authorization value.
+    /// - Parameters:
+    ///   - values: The `WWW-Authenticate` or `Proxy-Authenticate` field values.
+    ///   - base: The server's or the proxy's scope, without a realm.
+    ///   - sources: The sources to try, in order.
+    ///   - request: The request being answered.
+    ///   - state: The server's or the proxy's state.
+    /// - Returns: The `Authorization` or `Proxy-Authorization` value for the next attempt.
+    /// - Throws: ``ClientError/Code/authenticationFailed`` when no usable credential is left, or what a store or
+    ///   the handler throws.
+    func answer(
+        _ values: [String],
+        scope base: CredentialScope,
+        sources: [Source],
+        request: Request,
+        state: inout State
+    ) async throws -> String {
+        let prefix = base.target == .proxy ? "Proxy authentication needed" : "Authentication needed"
+        let challenges = ChallengeParser.challenges(in: values)
+        guard let challenge = challenges.first(where: { Self.supportedSchemes.contains($0.scheme) }) else {
+            let offered = challenges.map(\.scheme.name).joined(separator: ", ")
+            let who = base.target == .proxy ? "the proxy \(base)" : "the server"
+            throw Self.failure(prefix, "\(who) offers no supported scheme (\(offered.isEmpty ? "none" : offered))")
+        }
+        var scope = base
+        scope.realm = challenge.parameters["realm"]
+        if let rejected = state.credential {
+            state.rejected.insert(rejected)
+            try await forget(rejected, challengedScope: scope, request: request, state: state)
+        }
+        state.wasChallenged = true
+        for source in sources {
+            guard let credential = try await candidate(from: source, scope: scope, challenge: challenge,
+                                                       request: request, state: state),
+                !state.rejected.contains(credential)
+            else { continue }
+            state.credential = credential
+            state.source = source
+            state.scope = scope
+            state.isSaved = false
+            return Self.authorization(for: credential)
+        }
+        throw Self.failure(prefix, state.rejected.isEmpty ? "no credentials for \(scope)"
+            : "credentials rejected for \(scope)")
+    }
+
+    /// Saves the credential in use once, after a response showed it was accepted: to the session store unless it
+    /// came from there (and the request uses it), to the persistent store unless it came from there (and only
+    /// when the request asks for persistence). A proxy route's own credential stays with its configuration.
+    func remember(for request: Request, state: inout State) async throws {
+        guard !state.isSaved, let credential = state.credential, var scope = state.scope else { return }
+        state.isSaved = true
+        guard state.source != .route else { return }
+        if !state.wasChallenged { scope.realm = nil }  // pre-emptive Basic: the realm is unknown
+        if request.options.usesCredentialStore, state.source != .store {
+            try await store.save(credential, for: scope)
+        }
+        if request.options.usesPersistentCredentialStore, let persistentStore, state.source != .persistent {
+            try await persistentStore.save(credential, for: scope)
+        }
+    }
+
+    /// Removes a rejected credential: from the session store wherever it answers for the scopes involved (when the
+    /// request uses that store), and from the persistent store only when it came from there and the request asked
+    /// for persistence. A credential from any other source never removes a persistent one.
+    private func forget(
+        _ rejected: Credential,
+        challengedScope: CredentialScope,
+        request: Request,
+        state: State
+    ) async throws {
+        var scopes = [challengedScope]
+        if let used = state.scope, used != challengedScope { scopes.append(used) }
+        var realmless = challengedScope
+        realmless.realm = nil
+        if !scopes.contains(realmless) { scopes.append(realmless) }
+        if request.options.usesCredentialStore, !store.isKnownEmpty {
+            try await remove(rejected, from: store, scopes: scopes)
+        }
+        if state.source == .persistent, request.options.usesPersistentCredentialStore, let persistentStore {
+            try await remove(rejected, from: persistentStore, scopes: scopes)
+        }
+    }
+
+    /// Removes each scope's entry whose answer is the rejected credential, and nothing else.
+    private func remove(_ rejected: Credential, from store: any CredentialStore, scopes: [CredentialScope])
+        async throws
+    {
+        for scope in scopes where try await store.credential(for: scope) == rejected {
+            try await store.removeCredential(for: scope)
+        }
+    }
+
+    private func candidate(
+        from source: Source,
+        scope: CredentialScope,
+        challenge: ChallengeParser.Challenge,
+        request: Request,
+        state: State
+    ) async throws -> Credential? {
+        let isProxy = scope.target == .proxy
+        let explicit = isProxy ? request.options.proxyCredential : request.options.credential
+        switch source {
+        case .route:
+            return state.proxy?.credential
+        case .store:
+            guard request.options.usesCredentialStore else { return nil }
+            return try await storedCredential(in: store, for: scope, explicit: explicit)
+        case .url:
+            guard !isProxy, let user = request.url.user(percentEncoded: false) else { return nil }
+            return Credential(user: user, password: request.url.password(percentEncoded: false) ?? "")
+        case .request:
+            return explicit
+        case .persistent:
+            guard request.options.usesPersistentCredentialStore, let persistentStore else { return nil }
+            return try await storedCredential(in: persistentStore, for: scope, explicit: explicit)
+        case .handler:
+            guard let handler else { return nil }
+            let challenge = AuthenticationChallenge(
+                scheme: challenge.scheme, parameters: challenge.parameters, scope: scope, url: request.url,
+                failureCount: state.rejected.count, proxy: isProxy ? state.proxy : nil)
+            return try await handler(challenge)
+        }
+    }
+
+    /// A store's credential for the scope, unless the request brings a different one of its own: explicit
+    /// credentials override stored ones, as in ASIHTTPRequest's session-store matching.
+    func storedCredential(
+        in store: any CredentialStore,
+        for scope: CredentialScope,
+        explicit: Credential?
+    ) async throws -> Credential? {
+        guard !store.isKnownEmpty else { return nil }
+        let stored = try await store.credential(for: scope)
+        if let explicit, stored != explicit { return nil }
+        return stored
+    }
+
+    static func failure(_ prefix: String, _ message: String) -> ClientError {
+        ClientError(.authenticationFailed, stage: .credentials, message: "\(prefix): \(message)")
+    }
+}
