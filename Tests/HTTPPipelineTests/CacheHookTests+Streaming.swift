@@ -30,6 +30,23 @@ extension CacheHookTests {
         #expect(!cache.calls.contains(.commit(key: Self.url)))
     }
 
+    @Test func cancelledBodyIsAbortedAndNotStored() async throws {
+        let cache = MemoryCacheStore()
+        let client = Client(transport: ScriptedTransport { _, _ in
+            Response(status: .ok, headerFields: Self.cacheable,
+                     body: ResponseBody(expectedLength: 100, source: DataPathEdgeTests.HangingBodySource()))
+        }, cache: cache)
+        let response = try await client.stream(Request(Self.url))
+        var chunks = response.body.makeAsyncIterator()
+        #expect(try await chunks.next() == [1, 2, 3])
+        let body = response.body
+        let reader = Task { for try await _ in body {} }
+        reader.cancel()
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        #expect(cache.calls.last == .abort(key: Self.url))
+        #expect(cache.entries.isEmpty)
+    }
+
     @Test func bodyFailingMidwayIsAbortedAndKeepsThePreviousEntry() async throws {
         let cache = MemoryCacheStore()
         let failing = Atomic<Bool>(false)

@@ -184,7 +184,7 @@ import Testing
         ]
         let configuration = Client.Configuration()
         return [
-            "Client.cache": typeName(client.cache),
+            "Client.cache": client.cache.map(typeName) ?? "nil",
             "Client.cookies": typeName(client.cookies),
             "Client.credentials": typeName(client.credentials),
             "Client.middleware": client.middleware.isEmpty ? "[]" : "\(client.middleware.count) middleware",
