@@ -104,6 +104,19 @@ extension CacheHookTests {
         #expect(cache.bodyOpenCount == 1)
     }
 
+    @Test(arguments: ["max-age=60", "max-age=0"])
+    func entryWhoseBodyVanishedIsFetchedAgain(_ cacheControl: String) async throws {
+        let cache = VanishedBodyCache()
+        let transport = Self.origin(cacheControl: cacheControl, version: Version())
+        let client = Client(transport: transport, cache: cache)
+        _ = try await client.send(Request(Self.url))
+        let again = try await client.send(Request(Self.url))
+        #expect(!again.info.isFromCache)
+        #expect(again.text() == "body \"v1\"")
+        #expect(transport.requests.last?.headerFields[.ifNoneMatch] == nil)
+        #expect(transport.requests.count == (cacheControl == "max-age=60" ? 2 : 3))
+    }
+
     /// 24 MiB, three times the old 8 MiB pipeline cap, produced lazily: each chunk reaches the store before the
     /// next is read from the transport, so the pipeline holds one chunk at a time.
     @Test func largeBodyStreamsIntoTheStore() async throws {
@@ -199,4 +212,28 @@ final class GeneratedBodySource: ResponseBodySource {
     }
 
     func discard() async { step.store(count, ordering: .relaxed) }
+}
+
+/// Wraps a ``MemoryCacheStore`` whose entries' bodies have gone (evicted) by the time they are opened.
+struct VanishedBodyCache: CacheStore {
+    struct Gone: CachedBody {
+        func open() async throws -> ResponseBody? { nil }
+    }
+
+    let base = MemoryCacheStore()
+
+    func entry(forKey key: String) async throws -> CacheEntry? {
+        try await base.entry(forKey: key).map { CacheEntry(head: $0.head, body: Gone()) }
+    }
+    func makeWriter(forKey key: String, head: CachedResponseHead, expectedLength: Int64?) async throws
+        -> (any CacheEntryWriter)?
+    {
+        try await base.makeWriter(forKey: key, head: head, expectedLength: expectedLength)
+    }
+    func updateHead(_ head: CachedResponseHead, forKey key: String) async throws {
+        try await base.updateHead(head, forKey: key)
+    }
+    func removeEntry(forKey key: String) async throws { try await base.removeEntry(forKey: key) }
+    func removeEntries(with policy: CacheStoragePolicy) async throws { try await base.removeEntries(with: policy) }
+    func removeAll() async throws { try await base.removeAll() }
 }

@@ -189,7 +189,7 @@ import Testing
             "Client.credentials": typeName(client.credentials),
             "Client.middleware": client.middleware.isEmpty ? "[]" : "\(client.middleware.count) middleware",
             "Client.codecs": client.codecs.isEmpty ? "[]" : "\(client.codecs.count) codecs",
-            "Client.progress": typeName(client.progress),
+            "Client.progress": client.progress.map(typeName) ?? "nil",
             "Client.Configuration.userAgent": configuration.userAgent,
             "Client.Configuration.authenticationHandler": configuration.authenticationHandler == nil ? "nil" : "set",
             "Client.Configuration.maxBodySize": render(bytes: configuration.maxBodySize),
