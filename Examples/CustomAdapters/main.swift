@@ -12,7 +12,7 @@ let done = DispatchSemaphore(value: 0)
 Task.detached {
     do {
         // 1. Prove the adapters keep the contracts the pipeline relies on.
-        try await CacheStoreConformance.run { DictionaryCache() }
+        try await CacheStoreConformance.run(declinesEntriesOver: 4096) { DictionaryCache(maxEntrySize: 4096) }
         try await CookieStoreConformance.run { FirstPartyCookieStore(site: "example.com") }
         print("Both adapters pass the HTTPTesting conformance suites.")
 

@@ -9,12 +9,14 @@ import Testing
         let request = Request(url: URL(string: "http://a.example/")!, body: .string("x"))
         let response = Response(status: .ok, body: ResponseBody(bytes: [1]))
         let values: (Request, RequestOptions, RequestBody, Response, ResponseBody, Cookie, Credential,
-                     CredentialScope, CachedResponse, ProgressEvent, ClientError, TLSOptions, ProxyRoute,
+                     CredentialScope, CacheEntry, ProgressEvent, ClientError, TLSOptions, ProxyRoute,
                      HTTPVersion, RequestID) = (
             request, RequestOptions(), RequestBody.bytes([1]), response, response.body,
             Cookie(name: "a", value: "b", domain: "a.example"), Credential(user: "u", password: "p"),
             CredentialScope(scheme: "http", host: "a", port: 80),
-            CachedResponse(status: .ok, headerFields: [:], body: [], storedAt: Date(), expiresAt: nil),
+            CacheEntry(head: CachedResponseHead(status: .ok, headerFields: [:], storedAt: Date(), expiresAt: nil,
+                                                storagePolicy: .permanent),
+                       body: InMemoryCachedBody([1])),
             ProgressEvent(requestID: .next(), direction: .upload, completedBytes: 0, expectedBytes: nil),
             ClientError(.timedOut), TLSOptions(), ProxyRoute.direct, HTTPVersion.http1_1, RequestID.next())
         let url = await Task.detached { values.0.url }.value

@@ -39,6 +39,9 @@ public struct RequestOptions: Sendable {
     public var requestCookies: [Cookie]
     /// What the cache may be used for. Default: read and write.
     public var cachePolicy: CachePolicy
+    /// How long a response stored by this request is kept (`cacheStoragePolicy`). Default
+    /// ``CacheStoragePolicy/sessionDuration``, ASIHTTPRequest's default.
+    public var cacheStoragePolicy: CacheStoragePolicy
     /// The protocol version to send (`useHTTPVersionOne` sets ``HTTPVersion/http1_0``). Default HTTP/1.1.
     public var httpVersion: HTTPVersion
     /// Whether to keep the connection for later requests (`shouldAttemptPersistentConnection`);
@@ -98,6 +101,7 @@ public struct RequestOptions: Sendable {
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []
+        self.cacheStoragePolicy = .sessionDuration
         self.httpVersion = .http1_1
         self.persistentConnection = nil
         self.persistentConnectionTimeout = .seconds(60)

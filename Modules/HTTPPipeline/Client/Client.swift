@@ -133,8 +133,6 @@ extension Client {
         public var authenticationHandler: (@Sendable (AuthenticationChallenge) async throws -> Credential?)?
         /// The largest response body ``Client/send(_:)`` collects in memory. Default 1 GiB.
         public var maxBodySize: Int
-        /// The largest body the pipeline holds to store in the cache. Default 8 MiB.
-        public var maxCacheEntrySize: Int
         /// Where the pipeline logs (ASIHTTPRequest's debug flags): `debug` for request status, redirects and
         /// authentication. Never logs credentials or cookie values.
         public var logger: Logger
@@ -152,7 +150,6 @@ extension Client {
             self.userAgent = userAgent ?? UserAgent.default
             self.authenticationHandler = authenticationHandler
             self.maxBodySize = 1 << 30
-            self.maxCacheEntrySize = 8 << 20
             self.logger = logger
         }
     }

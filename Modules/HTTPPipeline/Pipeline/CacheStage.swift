@@ -8,9 +8,12 @@ import HTTPCore
 /// answers from the entry. Only `200` responses are stored, never with `Cache-Control: no-store` or `no-cache`
 /// or `Pragma: no-cache` (as tokens, fixing ASIHTTPRequest quirk 2). Freshness comes from `max-age`
 /// (`max-age=0` is stale at once), else `Expires`; without either an entry must be revalidated.
+///
+/// The store is used head first: a lookup reads the head, the body is opened only for a fresh hit or after a
+/// 304, a 304 updates the head alone, and a body streams into a ``CacheEntryWriter`` as the caller reads it, so
+/// the pipeline never holds a whole body. The entry-size cap is the store's.
 struct CacheStage: Sendable {
     let store: (any CacheStore)?
-    let maxEntrySize: Int
 
     var isEnabled: Bool { store != nil }
 
@@ -27,14 +30,15 @@ struct CacheStage: Sendable {
         return key
     }
 
-    func lookup(_ request: Request) async throws -> CachedResponse? {
+    /// Looks the entry's head up; its body stays unopened.
+    func lookup(_ request: Request) async throws -> CacheEntry? {
         guard let store, request.method == .get, !request.options.cachePolicy.contains(.doNotReadFromCache) else {
             return nil
         }
-        return try await staged(.cache) { try await store.cachedResponse(forKey: Self.key(for: request.url)) }
+        return try await staged(.cache) { try await store.entry(forKey: Self.key(for: request.url)) }
     }
 
-    static func addConditionalFields(from cached: CachedResponse, to request: inout Request) {
+    static func addConditionalFields(from cached: CachedResponseHead, to request: inout Request) {
         if request.headerFields[.ifNoneMatch] == nil, let etag = cached.headerFields[.eTag] {
             request.headerFields[.ifNoneMatch] = etag
         }
@@ -43,38 +47,70 @@ struct CacheStage: Sendable {
         }
     }
 
-    /// Stores the entry again with the freshness a 304 announced, and returns it.
-    func revalidated(_ cached: CachedResponse, by response: Response, for request: Request) async throws
-        -> CachedResponse
+    /// Updates the entry's head with the fields and freshness a 304 announced (never its body), and returns it.
+    func revalidated(_ cached: CachedResponseHead, by response: Response, for request: Request) async throws
+        -> CachedResponseHead
     {
-        var entry = cached
+        var head = cached
         let now = Date()
         for field in response.headerFields where field.name != .contentLength {
-            entry.headerFields[field.name] = field.value
+            head.headerFields[field.name] = field.value
         }
-        entry.storedAt = now
-        entry.expiresAt = Self.expiry(of: entry.headerFields, now: now)
+        head.storedAt = now
+        head.expiresAt = Self.expiry(of: head.headerFields, now: now)
         if let store, !request.options.cachePolicy.contains(.doNotWriteToCache) {
-            try await staged(.cache) { try await store.store(entry, forKey: Self.key(for: request.url)) }
+            let refreshed = head
+            try await staged(.cache) { try await store.updateHead(refreshed, forKey: Self.key(for: request.url)) }
         }
-        return entry
+        return head
     }
 
-    /// The response body, wrapped so that a storable response is stored once it has been read completely.
-    func body(of response: Response, for request: Request) -> ResponseBody {
-        guard let store, request.method == .get, response.status == .ok,
-            !request.options.cachePolicy.contains(.doNotWriteToCache), Self.allowsStoring(response.headerFields),
-            (response.body.expectedLength ?? 0) <= Int64(maxEntrySize)
+    /// Opens a cached entry's body; `nil` when the store no longer has it.
+    static func open(_ entry: CacheEntry) async throws -> ResponseBody? {
+        try await staged(.cache) { try await entry.body.open() }
+    }
+
+    /// The response body, wrapped so that a storable response streams into a cache writer as it is read and is
+    /// committed at its end. `hop` is the request as sent, whose fields the response's `Vary` may name.
+    func body(of response: Response, for hop: Request) async throws -> ResponseBody {
+        guard let store, hop.method == .get, response.status == .ok,
+            !hop.options.cachePolicy.contains(.doNotWriteToCache), Self.allowsStoring(response.headerFields)
         else { return response.body }
         let now = Date()
         var fields = response.headerFields
         fields[.contentLength] = nil
         fields[.transferEncoding] = nil
-        let entry = CachedResponse(status: response.status, headerFields: fields, body: [], storedAt: now,
-                                   expiresAt: Self.expiry(of: response.headerFields, now: now))
-        let source = CachingBodySource(base: response.body.source, entry: entry, key: Self.key(for: request.url),
-                                       store: store, maxSize: maxEntrySize)
-        return ResponseBody(expectedLength: response.body.expectedLength, source: source)
+        let head = CachedResponseHead(
+            status: response.status, headerFields: fields, storedAt: now,
+            expiresAt: Self.expiry(of: response.headerFields, now: now),
+            storagePolicy: hop.options.cacheStoragePolicy,
+            varyingRequestFields: Self.varyingRequestFields(of: hop, named: response.headerFields))
+        let key = Self.key(for: hop.url)
+        let expectedLength = response.body.expectedLength
+        let writer: (any CacheEntryWriter)?
+        do {
+            writer = try await staged(.cache) {
+                try await store.makeWriter(forKey: key, head: head, expectedLength: expectedLength)
+            }
+        } catch {
+            await response.body.discard()
+            throw error
+        }
+        guard let writer else { return response.body }
+        return ResponseBody(expectedLength: expectedLength,
+                            source: CachingBodySource(base: response.body.source, writer: writer))
+    }
+
+    /// The request's values of the fields the response's `Vary` names (`*` names none).
+    static func varyingRequestFields(of request: Request, named responseFields: HTTPFields) -> HTTPFields {
+        var varying = HTTPFields()
+        for value in responseFields[values: .vary] {
+            for token in value.split(separator: ",") {
+                guard let name = HTTPField.Name(String(token.trimmingOWS())), varying[name] == nil else { continue }
+                for field in request.headerFields where field.name == name { varying.append(field) }
+            }
+        }
+        return varying
     }
 
     static func allowsStoring(_ fields: HTTPFields) -> Bool {
@@ -106,7 +142,7 @@ struct CacheStage: Sendable {
         return result
     }
 
-    static func response(from cached: CachedResponse) -> Response {
-        Response(status: cached.status, headerFields: cached.headerFields, body: ResponseBody(bytes: cached.body))
+    static func response(from head: CachedResponseHead, body: ResponseBody) -> Response {
+        Response(status: head.status, headerFields: head.headerFields, body: body)
     }
 }

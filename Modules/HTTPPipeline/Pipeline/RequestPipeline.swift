@@ -23,7 +23,7 @@ struct RequestPipeline: Sendable {
         let authentication = AuthenticationStage(
             store: client.credentials, persistentStore: client.persistentCredentials,
             handler: client.configuration.authenticationHandler)
-        let cache = CacheStage(store: client.cache, maxEntrySize: client.configuration.maxCacheEntrySize)
+        let cache = CacheStage(store: client.cache)
 
         var current = BodyMethodRule.applied(to: request)
         var redirectCount = 0
@@ -39,14 +39,17 @@ struct RequestPipeline: Sendable {
 
         events.started(request)
         logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(Self.redacted(request.url))"])
-        if let entry = cached, entry.isFresh(at: Date()) {
-            logger.debug("answered from cache")
-            let response = CacheStage.response(from: entry)
-            let head = ResponseHead(status: response.status, version: response.version,
-                                    headerFields: response.headerFields, url: current.url)
-            events.receivedHead(head)
-            return StreamingResponse(head: head, body: response.body,
-                                     info: info(connectionID: nil, fromCache: true, cookies: []))
+        if let entry = cached, entry.head.isFresh(at: Date()) {
+            if let body = try await CacheStage.open(entry) {
+                logger.debug("answered from cache")
+                let response = CacheStage.response(from: entry.head, body: body)
+                let head = ResponseHead(status: response.status, version: response.version,
+                                        headerFields: response.headerFields, url: current.url)
+                events.receivedHead(head)
+                return StreamingResponse(head: head, body: response.body,
+                                         info: info(connectionID: nil, fromCache: true, cookies: []))
+            }
+            cached = nil  // removed since the lookup
         }
 
         while true {
@@ -116,15 +119,19 @@ struct RequestPipeline: Sendable {
 
             if response.status == .notModified, let entry = cached {
                 await response.body.discard()
-                let refreshed = try await cache.revalidated(entry, by: response, for: current)
-                let cachedResponse = CacheStage.response(from: refreshed)
+                let refreshed = try await cache.revalidated(entry.head, by: response, for: current)
+                guard let body = try await CacheStage.open(entry) else {
+                    cached = nil  // removed since the lookup: ask again without conditions
+                    continue
+                }
+                let cachedResponse = CacheStage.response(from: refreshed, body: body)
                 let head = ResponseHead(status: cachedResponse.status, version: response.version,
                                         headerFields: cachedResponse.headerFields, url: current.url)
                 return StreamingResponse(head: head, body: cachedResponse.body,
                                          info: info(connectionID: response.connectionID, fromCache: true,
                                                     cookies: cookies))
             }
-            let body = cache.body(of: response, for: current)
+            let body = try await cache.body(of: response, for: hop)
             return StreamingResponse(head: head, body: relay?.trackingEnd(of: body) ?? body,
                                      info: info(connectionID: response.connectionID, fromCache: false,
                                                 cookies: cookies))
@@ -138,7 +145,7 @@ struct RequestPipeline: Sendable {
         _ hop: inout Request,
         authentication: AuthenticationStage,
         authState: inout AuthenticationStage.State,
-        cached: CachedResponse?
+        cached: CacheEntry?
     ) async throws {
         if hop.headerFields[.userAgent] == nil {
             hop.headerFields[.userAgent] = hop.options.userAgent ?? client.configuration.userAgent
@@ -160,7 +167,7 @@ struct RequestPipeline: Sendable {
                 hop.headerFields[.authorization] = value
             }
         }
-        if let cached { CacheStage.addConditionalFields(from: cached, to: &hop) }
+        if let cached { CacheStage.addConditionalFields(from: cached.head, to: &hop) }
         try await ContentCoding.prepare(&hop, codecs: client.codecs)
         ResumeRange.apply(to: &hop)
     }
