@@ -4,7 +4,8 @@ import Glibc
 import HTTPCore
 
 /// Opens new connections: name resolution, a non-blocking connect to each address in turn, then the TLS
-/// handshake for `https`, all under one connect deadline.
+/// handshake for `https`, all under one connect deadline. Through a proxy, the socket connects to the proxy
+/// (``PoolKey/connectHost`` and ``PoolKey/connectPort``) instead of the origin.
 struct Connector: Sendable {
     let loops: EventLoopGroup
     let resolver: NameResolver
@@ -12,7 +13,7 @@ struct Connector: Sendable {
 
     /// Opens a connection for `key`.
     /// - Parameters:
-    ///   - key: Scheme, host, port and TLS options.
+    ///   - key: Scheme, host, port, TLS options and route.
     ///   - options: The request's options (connect timeout, inactivity timeout).
     /// - Returns: A connected (and, for `https`, handshaken) connection.
     /// - Throws: ``ClientError`` with `nameResolutionFailed`, `connectFailed`, `timedOut`, `tlsHandshakeFailed`,
@@ -22,10 +23,12 @@ struct Connector: Sendable {
         let deadline = NanoTime.deadline(after: timeout)
         let tlsContext = try key.tls.map { try tlsContexts.context(for: $0) }
         let addresses: [SocketAddress]
-        if let literal = SocketAddress(literal: key.host, port: key.port) {
+        let host = key.connectHost
+        let port = key.connectPort
+        if let literal = SocketAddress(literal: host, port: port) {
             addresses = [literal]
         } else {
-            addresses = try await resolver.resolve(host: key.host, port: key.port)
+            addresses = try await resolver.resolve(host: host, port: port)
         }
 
         var lastError: SyscallError?
@@ -39,7 +42,7 @@ struct Connector: Sendable {
             }
             return connection
         }
-        throw ClientError(.connectFailed, stage: .transport, message: "Could not connect to \(key)",
+        throw ClientError(.connectFailed, stage: .transport, message: "Could not connect to \(key.peerDescription)",
                           underlying: lastError)
     }
 
@@ -66,8 +69,9 @@ struct Connector: Sendable {
             do {
                 try await handle.wait(for: .write, until: deadline)
             } catch is IOHandle.TimedOut {
+                let limit = NanoTime.describe(timeout)
                 throw ClientError(.timedOut, stage: .transport,
-                                  message: "Could not connect to \(key) within \(NanoTime.describe(timeout))")
+                                  message: "Could not connect to \(key.peerDescription) within \(limit)")
             }
             let result = Socket.pendingError(fd)
             guard result == 0 else {

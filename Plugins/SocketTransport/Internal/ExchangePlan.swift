@@ -1,7 +1,7 @@
 import HTTPCore
 
-/// Everything about one request that does not change between attempts: the serialised head, the body framing,
-/// the timeouts and whether the connection is kept afterwards.
+/// Everything about one request on one route that does not change between attempts: the serialised head, the
+/// body framing, the timeouts and whether the connection is kept afterwards.
 struct ExchangePlan: Sendable {
     let request: Request
     let target: RequestTarget
@@ -16,19 +16,50 @@ struct ExchangePlan: Sendable {
     /// How long the connection may wait idle for reuse, unless the server's `Keep-Alive: timeout=` says otherwise.
     let idleTimeout: UInt64
 
-    /// Plans the exchange.
+    /// Plans a direct exchange with the origin.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - idleTimeout: The configured idle lifetime of pooled connections, if any.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest``, see
+    ///   ``init(request:target:route:proxyAuthorization:idleTimeout:)``.
+    init(request: Request, idleTimeout: Duration?) throws {
+        try self.init(request: request, target: try RequestTarget(url: request.url), route: .direct,
+                      proxyAuthorization: nil, idleTimeout: idleTimeout)
+    }
+
+    /// Plans the exchange over one route.
     ///
     /// Header fields are sent as given, plus what the wire needs: `Host`, the body framing, and `Connection`
     /// when the request does not match the version's default: `close` when the connection will be closed
     /// afterwards (RFC 9112 §9.6 asks this of a client that will not reuse it), `keep-alive` for a persistent
     /// HTTP/1.0 request. A `Connection` field set by the caller is left alone.
-    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` for a bad URL, header injection, or a
-    ///   body of unknown length with HTTP/1.0 (which has no chunked coding).
-    init(request: Request, idleTimeout: Duration?) throws {
+    ///
+    /// Through a plain HTTP proxy (an `http` URL over an ``ProxyRoute/Kind/http`` route) the request target is
+    /// in absolute form (`GET http://origin:8080/path?q HTTP/1.1`, RFC 9112 §3.2.2), `Host` still names the
+    /// origin, and `Proxy-Authorization` is set from `proxyAuthorization` when it is for this proxy (a field
+    /// the caller set is kept otherwise). On every other route a `Proxy-Authorization` field is dropped, so it
+    /// never reaches an origin.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - target: The request's URL taken apart.
+    ///   - route: The route to send it over.
+    ///   - proxyAuthorization: The pipeline's answer to a proxy's 407 challenge, if any.
+    ///   - idleTimeout: The configured idle lifetime of pooled connections, if any.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` for header injection or a body of
+    ///   unknown length with HTTP/1.0 (which has no chunked coding); with
+    ///   ``ClientError/Code/invalidConfiguration`` for a route this transport cannot speak yet.
+    init(
+        request: Request,
+        target: RequestTarget,
+        route: ProxyRoute,
+        proxyAuthorization: ProxyAuthorization?,
+        idleTimeout: Duration?
+    ) throws {
         self.request = request
-        target = try RequestTarget(url: request.url)
+        self.target = target
+        let throughHTTPProxy = try Self.checkSupported(route, target: target)
         key = PoolKey(scheme: target.scheme, host: target.host, port: target.port,
-                      tls: target.isSecure ? request.options.tls : nil)
+                      tls: target.isSecure ? request.options.tls : nil, proxy: route.isDirect ? nil : route)
         let version = request.options.httpVersion
         if let body = request.body {
             framing = body.length.map { .contentLength($0) } ?? .chunked
@@ -50,9 +81,34 @@ struct ExchangePlan: Sendable {
                 fields[.connection] = "keep-alive"
             }
         }
-        head = try HTTP1RequestSerializer.head(method: request.method, target: target.path, version: version,
-                                               host: target.hostField, fields: fields, framing: framing)
+        if throughHTTPProxy, let proxyAuthorization, proxyAuthorization.applies(to: route) {
+            fields[.proxyAuthorization] = proxyAuthorization.value
+        }
+        let requestTarget = throughHTTPProxy ? target.scheme + "://" + target.hostField + target.path : target.path
+        head = try HTTP1RequestSerializer.head(method: request.method, target: requestTarget, version: version,
+                                               host: target.hostField, fields: fields, framing: framing,
+                                               keepsProxyAuthorization: throughHTTPProxy)
         timeout = request.options.timeout.map(NanoTime.nanoseconds) ?? NanoTime.never
         self.idleTimeout = NanoTime.nanoseconds(idleTimeout ?? request.options.persistentConnectionTimeout)
+    }
+
+    /// Whether `route` is a plain HTTP proxy for this target (`false` for a direct route).
+    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` for a route this transport cannot
+    ///   speak yet: `CONNECT` tunnels (an `https` URL through an HTTP proxy), HTTPS proxies and SOCKS. Such a
+    ///   route is never skipped, since going on to the next route (or direct) would bypass a configured proxy.
+    private static func checkSupported(_ route: ProxyRoute, target: RequestTarget) throws -> Bool {
+        switch route.kind {
+        case .direct:
+            return false
+        case .http where !target.isSecure:
+            return true
+        case .http:
+            throw ClientError(.invalidConfiguration, stage: .transport,
+                              message: "POSIXTransport cannot send https URLs through an http proxy yet "
+                                  + "(CONNECT tunnels are not implemented); route \(route)")
+        default:
+            throw ClientError(.invalidConfiguration, stage: .transport,
+                              message: "POSIXTransport cannot speak to \(route.kind) proxies yet; route \(route)")
+        }
     }
 }

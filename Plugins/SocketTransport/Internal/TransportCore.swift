@@ -37,21 +37,41 @@ final class TransportCore: Sendable {
         tlsContexts.removeAll()
     }
 
-    /// Sends one request, retrying once on a new connection when a reused one turns out to be closed and the
-    /// request is idempotent.
+    /// Sends one request: directly when no proxy resolver is configured (without asking anything), otherwise
+    /// over the resolver's routes in order (see ``sendRouted(_:resolver:context:)``).
     func send(_ request: Request, context: RequestContext) async throws -> Response {
         try Task.checkCancellation()
-        let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)
+        guard let resolver = configuration.proxyResolver else {
+            let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)
+            return try await send(plan, context: context, failsOver: false)
+        }
+        return try await sendRouted(request, resolver: resolver, context: context)
+    }
+
+    /// Sends one request over one route, retrying once on a new connection when a reused one turns out to be
+    /// closed and the request is idempotent.
+    /// - Parameters:
+    ///   - plan: The exchange, planned for its route.
+    ///   - context: The request's context.
+    ///   - failsOver: Whether a failure to open the connection (before any byte of the request was sent) is
+    ///     thrown as ``RouteUnreachable``, so the caller can go on with the next route.
+    func send(_ plan: ExchangePlan, context: RequestContext, failsOver: Bool) async throws -> Response {
         var forceNew = false
         while true {
-            let (connection, reused) = try await checkOut(plan, forceNew: forceNew, logger: context.logger)
+            let connection: Connection
+            let reused: Bool
+            do {
+                (connection, reused) = try await checkOut(plan, forceNew: forceNew, logger: context.logger)
+            } catch let error as ClientError where failsOver && RouteUnreachable.isUnreachable(error) {
+                throw RouteUnreachable(error: error)
+            }
             do {
                 return try await HTTP1Exchange(core: self, plan: plan, connection: connection, context: context).run()
             } catch {
                 let stale = reused && !connection.parser.receivedResponseBytes
                     && (error as? ClientError)?.code == .connectFailed
                 checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed", logger: context.logger)
-                guard stale && !forceNew && request.isIdempotent else { throw error }
+                guard stale && !forceNew && plan.request.isIdempotent else { throw error }
                 context.logger.debug("Reused connection was closed by the server; retrying on a new connection",
                                      metadata: ["connection": "\(connection.id)"])
                 forceNew = true
