@@ -55,7 +55,8 @@ import Testing
             .status(407, headers: [("Proxy-Authenticate", "Basic realm=\"proxy\"")], body: Array("denied".utf8))
         }
         defer { proxy.shutdown() }
-        let route = ProxyRoute.http(host: "127.0.0.1", port: proxy.port, credential: Credential(user: "u", password: "p"))
+        let credential = Credential(user: "u", password: "p")
+        let route = ProxyRoute.http(host: "127.0.0.1", port: proxy.port, credential: credential)
         let (transport, _) = proxied(route)
         let (response, body) = try await fetch(transport, testRequest(URL(string: "http://origin.example/x")!))
         #expect(response.status == .proxyAuthenticationRequired)
@@ -200,7 +201,8 @@ import Testing
         let routeA = ProxyRoute.http(host: "127.0.0.1", port: proxyA.port)
         let routeB = ProxyRoute.http(host: "127.0.0.1", port: proxyB.port)
         // The same proxy as A with a credential is another route: its connections are its own.
-        let routeA2 = ProxyRoute.http(host: "127.0.0.1", port: proxyA.port, credential: Credential(user: "u", password: "p"))
+        let credential = Credential(user: "u", password: "p")
+        let routeA2 = ProxyRoute.http(host: "127.0.0.1", port: proxyA.port, credential: credential)
         let next = Locked<[ProxyRoute]>([routeA, routeB, .direct, routeA, routeA2, routeB, .direct, routeA2])
         let resolver = ScriptedProxyResolver { _ in [next.withLock { $0.removeFirst() }] }
         let transport = POSIXTransport(configuration: .init(proxyResolver: resolver))
@@ -222,8 +224,9 @@ import Testing
     @Test func poolKeysOfDifferentRoutesDiffer() {
         let direct = PoolKey(scheme: "http", host: "h", port: 80)
         let viaA = PoolKey(scheme: "http", host: "h", port: 80, proxy: .http(host: "a", port: 3128))
+        let credential = Credential(user: "u", password: "p")
         let viaAWithUser = PoolKey(scheme: "http", host: "h", port: 80,
-                                   proxy: .http(host: "a", port: 3128, credential: Credential(user: "u", password: "p")))
+                                   proxy: .http(host: "a", port: 3128, credential: credential))
         let viaB = PoolKey(scheme: "http", host: "h", port: 80, proxy: .http(host: "b", port: 3128))
         #expect(Set([direct, viaA, viaAWithUser, viaB]).count == 4)
         #expect(viaAWithUser.connectHost == "a" && viaAWithUser.connectPort == 3128)

@@ -16,13 +16,14 @@ public import HTTPCore
 ///
 /// ## Connections
 /// Connections are pooled per scheme, host, port, ``TLSOptions`` (so a connection made without certificate
-/// validation is never handed to a request that validates) and proxy route. A response ends its connection's turn: it goes
-/// back to the pool when the server allows keep-alive (`Connection`, HTTP/1.0 `keep-alive`, `Keep-Alive: max`
-/// above 5, as ASIHTTPRequest decided) and ``Request/usesPersistentConnection`` is true; otherwise it is closed,
-/// and the request carried `Connection: close`. An idle connection expires after the server's
-/// `Keep-Alive: timeout=`, else ``Configuration/idleTimeout``, else ``RequestOptions/persistentConnectionTimeout``;
-/// expired connections are closed when the next request starts. A request on a reused connection that the
-/// server had already closed is sent again, once, on a new connection when it is idempotent.
+/// validation is never handed to a request that validates) and proxy route. A response ends its connection's
+/// turn: it goes back to the pool when the server allows keep-alive (`Connection`, HTTP/1.0 `keep-alive`,
+/// `Keep-Alive: max` above 5, as ASIHTTPRequest decided) and ``Request/usesPersistentConnection`` is true;
+/// otherwise it is closed, and the request carried `Connection: close`. An idle connection expires after the
+/// server's `Keep-Alive: timeout=`, else ``Configuration/idleTimeout``, else
+/// ``RequestOptions/persistentConnectionTimeout``; expired connections are closed when the next request starts.
+/// A request on a reused connection that the server had already closed is sent again, once, on a new connection
+/// when it is idempotent.
 ///
 /// ## Proxies
 /// With a ``Configuration/proxyResolver`` the transport asks it for the request's routes (once per request) and

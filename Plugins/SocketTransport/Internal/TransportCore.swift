@@ -55,6 +55,8 @@ final class TransportCore: Sendable {
     ///   - context: The request's context.
     ///   - failsOver: Whether a failure to open the connection (before any byte of the request was sent) is
     ///     thrown as ``RouteUnreachable``, so the caller can go on with the next route.
+    /// - Returns: The response.
+    /// - Throws: ``ClientError``, ``RouteUnreachable`` (only when `failsOver`) or `CancellationError`.
     func send(_ plan: ExchangePlan, context: RequestContext, failsOver: Bool) async throws -> Response {
         var forceNew = false
         while true {
