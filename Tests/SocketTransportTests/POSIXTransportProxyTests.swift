@@ -238,8 +238,8 @@ import Testing
     // MARK: Routes this version cannot speak
 
     @Test(arguments: [
-        (ProxyRoute.http(host: "127.0.0.1", port: 9), "https", "CONNECT"),
         (ProxyRoute.https(host: "127.0.0.1", port: 9), "http", "https"),
+        (ProxyRoute.https(host: "127.0.0.1", port: 9), "https", "https"),
         (ProxyRoute.socks4a(host: "127.0.0.1", port: 9, user: "socksuser"), "http", "socks4a"),
         (ProxyRoute.socks5(host: "127.0.0.1", port: 9, credential: Credential(user: "u", password: "s3cret")), "http",
          "socks5"),

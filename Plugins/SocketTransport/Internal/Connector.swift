@@ -15,10 +15,16 @@ struct Connector: Sendable {
     /// - Parameters:
     ///   - key: Scheme, host, port, TLS options and route.
     ///   - options: The request's options (connect timeout, inactivity timeout).
-    /// - Returns: A connected (and, for `https`, handshaken) connection.
+    ///   - proxyAuthorization: For a `CONNECT` tunnel, the `Proxy-Authorization` to send with `CONNECT` (already
+    ///     checked to apply to the route).
+    /// - Returns: A connected (and, for `https`, handshaken) connection; for an `https` origin through an HTTP
+    ///   proxy, a tunnel (see ``ProxyTunnel``) with TLS to the origin inside it.
     /// - Throws: ``ClientError`` with `nameResolutionFailed`, `connectFailed`, `timedOut`, `tlsHandshakeFailed`,
-    ///   `certificateInvalid` or `invalidConfiguration`; or `CancellationError`.
-    func connect(_ key: PoolKey, options: RequestOptions) async throws -> Connection {
+    ///   `certificateInvalid` or `invalidConfiguration`; ``ProxyTunnel/Answer`` or ``RouteUnreachable`` from a
+    ///   tunnel; or `CancellationError`.
+    func connect(
+        _ key: PoolKey, options: RequestOptions, proxyAuthorization: ProxyAuthorization? = nil
+    ) async throws -> Connection {
         let timeout = (options.connectTimeout ?? options.timeout).map(NanoTime.nanoseconds) ?? NanoTime.never
         let deadline = NanoTime.deadline(after: timeout)
         let tlsContext = try key.tls.map { try tlsContexts.context(for: $0) }
@@ -37,6 +43,15 @@ struct Connector: Sendable {
             guard let connection = try await connect(to: address, key: key, deadline: deadline, timeout: timeout,
                                                      lastError: &lastError)
             else { continue }
+            if key.isTunnel {
+                do {
+                    try await ProxyTunnel.open(on: connection, key: key, authorization: proxyAuthorization,
+                                               timeout: timeout)
+                } catch {
+                    connection.close()
+                    throw error
+                }
+            }
             if let tlsContext {
                 try await connection.startTLS(context: tlsContext, host: key.host, port: key.port, deadline: deadline)
             }

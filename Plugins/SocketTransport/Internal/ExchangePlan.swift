@@ -15,6 +15,8 @@ struct ExchangePlan: Sendable {
     let persistent: Bool
     /// How long the connection may wait idle for reuse, unless the server's `Keep-Alive: timeout=` says otherwise.
     let idleTimeout: UInt64
+    /// For a `CONNECT` tunnel, the `Proxy-Authorization` to send with `CONNECT`; `nil` otherwise.
+    let tunnelAuthorization: ProxyAuthorization?
 
     /// Plans a direct exchange with the origin.
     /// - Parameters:
@@ -37,8 +39,9 @@ struct ExchangePlan: Sendable {
     /// Through a plain HTTP proxy (an `http` URL over an ``ProxyRoute/Kind/http`` route) the request target is
     /// in absolute form (`GET http://origin:8080/path?q HTTP/1.1`, RFC 9112 §3.2.2), `Host` still names the
     /// origin, and `Proxy-Authorization` is set from `proxyAuthorization` when it is for this proxy (a field
-    /// the caller set is kept otherwise). On every other route a `Proxy-Authorization` field is dropped, so it
-    /// never reaches an origin.
+    /// the caller set is kept otherwise). An `https` URL over an HTTP proxy goes through a `CONNECT` tunnel:
+    /// `proxyAuthorization` goes with `CONNECT` only (``tunnelAuthorization``). On every route but a plain HTTP
+    /// proxy a `Proxy-Authorization` field is dropped, so it never reaches an origin or goes down a tunnel.
     /// - Parameters:
     ///   - request: The request.
     ///   - target: The request's URL taken apart.
@@ -57,7 +60,10 @@ struct ExchangePlan: Sendable {
     ) throws {
         self.request = request
         self.target = target
-        let throughHTTPProxy = try Self.checkSupported(route, target: target)
+        let mode = try Mode(route, target: target)
+        let throughHTTPProxy = mode == .forward
+        let authorization = proxyAuthorization.flatMap { $0.applies(to: route) ? $0 : nil }
+        tunnelAuthorization = mode == .tunnel ? authorization : nil
         key = PoolKey(scheme: target.scheme, host: target.host, port: target.port,
                       tls: target.isSecure ? request.options.tls : nil, proxy: route.isDirect ? nil : route)
         let version = request.options.httpVersion
@@ -81,8 +87,8 @@ struct ExchangePlan: Sendable {
                 fields[.connection] = "keep-alive"
             }
         }
-        if throughHTTPProxy, let proxyAuthorization, proxyAuthorization.applies(to: route) {
-            fields[.proxyAuthorization] = proxyAuthorization.value
+        if throughHTTPProxy, let authorization {
+            fields[.proxyAuthorization] = authorization.value
         }
         let requestTarget = throughHTTPProxy ? target.scheme + "://" + target.hostField + target.path : target.path
         head = try HTTP1RequestSerializer.head(method: request.method, target: requestTarget, version: version,
@@ -92,23 +98,29 @@ struct ExchangePlan: Sendable {
         self.idleTimeout = NanoTime.nanoseconds(idleTimeout ?? request.options.persistentConnectionTimeout)
     }
 
-    /// Whether `route` is a plain HTTP proxy for this target (`false` for a direct route).
-    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` for a route this transport cannot
-    ///   speak yet: `CONNECT` tunnels (an `https` URL through an HTTP proxy), HTTPS proxies and SOCKS. Such a
-    ///   route is never skipped, since going on to the next route (or direct) would bypass a configured proxy.
-    private static func checkSupported(_ route: ProxyRoute, target: RequestTarget) throws -> Bool {
-        switch route.kind {
-        case .direct:
-            return false
-        case .http where !target.isSecure:
-            return true
-        case .http:
-            throw ClientError(.invalidConfiguration, stage: .transport,
-                              message: "POSIXTransport cannot send https URLs through an http proxy yet "
-                                  + "(CONNECT tunnels are not implemented); route \(route)")
-        default:
-            throw ClientError(.invalidConfiguration, stage: .transport,
-                              message: "POSIXTransport cannot speak to \(route.kind) proxies yet; route \(route)")
+    /// How a request travels over its route.
+    enum Mode: Equatable {
+        /// Straight to the origin.
+        case direct
+        /// To a plain HTTP proxy, with the absolute-form target (an `http` URL).
+        case forward
+        /// Through a `CONNECT` tunnel of an HTTP proxy, with TLS to the origin inside it (an `https` URL).
+        case tunnel
+
+        /// The mode for `route` and `target`.
+        /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` for a route this transport
+        ///   cannot speak yet: HTTPS proxies and SOCKS. Such a route is never skipped, since going on to the next
+        ///   route (or direct) would bypass a configured proxy.
+        init(_ route: ProxyRoute, target: RequestTarget) throws {
+            switch route.kind {
+            case .direct:
+                self = .direct
+            case .http:
+                self = target.isSecure ? .tunnel : .forward
+            default:
+                throw ClientError(.invalidConfiguration, stage: .transport,
+                                  message: "POSIXTransport cannot speak to \(route.kind) proxies yet; route \(route)")
+            }
         }
     }
 }

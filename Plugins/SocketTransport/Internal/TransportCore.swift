@@ -49,12 +49,13 @@ final class TransportCore: Sendable {
     }
 
     /// Sends one request over one route, retrying once on a new connection when a reused one turns out to be
-    /// closed and the request is idempotent.
+    /// closed and the request is idempotent. A `407` answer to a tunnel's `CONNECT` is returned as the response.
     /// - Parameters:
     ///   - plan: The exchange, planned for its route.
     ///   - context: The request's context.
-    ///   - failsOver: Whether a failure to open the connection (before any byte of the request was sent) is
-    ///     thrown as ``RouteUnreachable``, so the caller can go on with the next route.
+    ///   - failsOver: Whether a failure to open the connection (before any byte of the request was sent, or a
+    ///     `502` answer to `CONNECT`) is thrown as ``RouteUnreachable``, so the caller can go on with the next
+    ///     route.
     /// - Returns: The response.
     /// - Throws: ``ClientError``, ``RouteUnreachable`` (only when `failsOver`) or `CancellationError`.
     func send(_ plan: ExchangePlan, context: RequestContext, failsOver: Bool) async throws -> Response {
@@ -64,6 +65,12 @@ final class TransportCore: Sendable {
             let reused: Bool
             do {
                 (connection, reused) = try await checkOut(plan, forceNew: forceNew, logger: context.logger)
+            } catch ProxyTunnel.Answer.challenged(let response) {
+                return response
+            } catch ProxyTunnel.Answer.refused(let error) {
+                throw error
+            } catch let failure as RouteUnreachable {
+                throw failsOver ? failure : failure.error
             } catch let error as ClientError where failsOver && RouteUnreachable.isUnreachable(error) {
                 throw RouteUnreachable(error: error)
             }
@@ -100,7 +107,8 @@ final class TransportCore: Sendable {
             return (connection, true)
         case .create:
             do {
-                let connection = try await connector.connect(plan.key, options: plan.request.options)
+                let connection = try await connector.connect(plan.key, options: plan.request.options,
+                                                             proxyAuthorization: plan.tunnelAuthorization)
                 logger.debug("Opened connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
                 return (connection, false)
             } catch {

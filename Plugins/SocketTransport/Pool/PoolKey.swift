@@ -25,6 +25,9 @@ struct PoolKey: Hashable, Sendable, CustomStringConvertible {
     /// The route: ``ProxyRoute/direct`` or the proxy.
     var route: ProxyRoute { proxy ?? .direct }
 
+    /// Whether the connection is a `CONNECT` tunnel through an HTTP proxy to an `https` origin.
+    var isTunnel: Bool { tls != nil && proxy?.kind == .http }
+
     /// The host the socket connects to: the proxy's, or the origin's for a direct connection.
     var connectHost: String { proxy?.host ?? host }
 

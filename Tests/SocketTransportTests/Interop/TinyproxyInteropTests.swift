@@ -23,10 +23,12 @@ struct TinyproxyInteropTests {
     private static func send(
         _ transport: POSIXTransport,
         _ url: URL,
+        tls: TLSOptions = TLSOptions(),
         proxyAuthorization: ProxyAuthorization? = nil
     ) async throws -> (Response, [UInt8]) {
         var request = Request(url: url)
         request.options.timeout = .seconds(20)
+        request.options.tls = tls
         let context = RequestContext(proxyAuthorization: proxyAuthorization,
                                      logger: Logger(label: "TinyproxyInteropTests"))
         let response = try await transport.send(request, context: context)
@@ -117,6 +119,63 @@ struct TinyproxyInteropTests {
             #expect(response.body == Array("client".utf8))
             #expect(proxy.log.contains("GET http://127.0.0.1:\(origin.port)/d"))
             try await client.shutdown()
+        }
+    }
+
+    // MARK: CONNECT tunnels to nginx over TLS
+
+    @Test(.enabled(if: NginxPeer.shouldRun))
+    func httpsGoesThroughACONNECTTunnelWithTLSToTheOrigin() async throws {
+        try await withNginx { nginx in
+            try await withTinyproxy { proxy in
+                let transport = Self.transport(proxy.route())
+                let tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+                let url = nginx.url("/hello.txt", on: .tls)
+                let (first, body) = try await Self.send(transport, url, tls: tls)
+                #expect(first.status == .ok)
+                #expect(body == Array("hello\n".utf8))
+                #expect(first.route == proxy.route())
+                #expect(proxy.log.contains("CONNECT localhost:\(nginx.port(.tls))"), "\(proxy.log)")
+                // The tunnel is kept alive and reused like any connection.
+                let (second, _) = try await Self.send(transport, url, tls: tls)
+                #expect(second.connectionID == first.connectionID)
+                try await transport.shutdown()
+            }
+        }
+    }
+
+    @Test(.enabled(if: NginxPeer.shouldRun))
+    func theOriginsCertificateIsCheckedInsideTheTunnel() async throws {
+        try await withNginx { nginx in
+            try await withTinyproxy { proxy in
+                let transport = Self.transport(proxy.route())
+                let tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+                await #expect {
+                    _ = try await Self.send(transport, nginx.url("/hello.txt", on: .wrongName), tls: tls)
+                } throws: { error in
+                    (error as? ClientError)?.code == .certificateInvalid
+                }
+                try await transport.shutdown()
+            }
+        }
+    }
+
+    @Test(.enabled(if: NginxPeer.shouldRun))
+    func anAuthenticatingProxyAnswersCONNECTWith407ThenOpensTheTunnel() async throws {
+        try await withNginx { nginx in
+            try await withTinyproxy(basicAuth: Credential(user: "user", password: "pass")) { proxy in
+                let transport = Self.transport(proxy.route())
+                let tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+                let url = nginx.url("/hello.txt", on: .tls)
+                let (denied, _) = try await Self.send(transport, url, tls: tls)
+                #expect(denied.status == .proxyAuthenticationRequired)
+                #expect(denied.route == proxy.route())
+                let authorization = ProxyAuthorization(proxy: denied.route, value: Self.basicUserPass)
+                let (allowed, body) = try await Self.send(transport, url, tls: tls, proxyAuthorization: authorization)
+                #expect(allowed.status == .ok)
+                #expect(body == Array("hello\n".utf8))
+                try await transport.shutdown()
+            }
         }
     }
 }
