@@ -19,9 +19,9 @@ extension POSIXTransport {
         /// directly to the origin, and no resolver is asked.
         ///
         /// The transport asks it once per request and tries its routes in order, going on to the next route
-        /// when a connection cannot be opened (see ``POSIXTransport``, "Proxies"). This version speaks plain
-        /// HTTP proxies for `http` URLs; any other proxy route fails the request with
-        /// ``ClientError/Code/invalidConfiguration``.
+        /// when a connection cannot be opened (see ``POSIXTransport``, "Proxies"). This version speaks HTTP
+        /// proxies (absolute-form requests for `http` URLs, `CONNECT` tunnels for `https` URLs); HTTPS and SOCKS
+        /// proxy routes fail the request with ``ClientError/Code/invalidConfiguration``.
         public var proxyResolver: (any ProxyResolver)?
 
         /// Creates a configuration.

@@ -35,11 +35,15 @@ public import HTTPCore
 ///
 /// An `http` URL through an ``HTTPCore/ProxyRoute/Kind/http`` proxy is sent to the proxy with an absolute-form
 /// target (`GET http://example.com/path HTTP/1.1`), `Host` naming the origin, and
-/// ``RequestContext/proxyAuthorization`` as `Proxy-Authorization` when it is for that proxy. Routes this version
-/// cannot speak (`CONNECT` tunnels for `https` URLs, HTTPS proxies, SOCKS) fail the request with
-/// ``ClientError/Code/invalidConfiguration`` instead of being skipped, since skipping would bypass a configured
-/// proxy. On every route except a plain HTTP proxy, a `Proxy-Authorization` field the caller set is dropped: it
-/// never reaches an origin. Connections are pooled per route and origin.
+/// ``RequestContext/proxyAuthorization`` as `Proxy-Authorization` when it is for that proxy. An `https` URL goes
+/// through a `CONNECT` tunnel: the authorization goes with `CONNECT` only, then TLS to the origin runs inside the
+/// tunnel (SNI and certificate checks for the origin's name). A `407` to `CONNECT` is returned as a response, a
+/// `502` goes on to the next route, and any other refusal fails the request with
+/// ``ClientError/Code/connectFailed`` (a proxy's page is never taken for the origin's). Routes this version cannot
+/// speak (HTTPS proxies, SOCKS) fail the request with ``ClientError/Code/invalidConfiguration`` instead of being
+/// skipped, since skipping would bypass a configured proxy. On every route except a plain HTTP proxy for an
+/// `http` URL, a `Proxy-Authorization` field the caller set is dropped: it never reaches an origin or goes down a
+/// tunnel. Connections (tunnels too) are pooled per route and origin.
 ///
 /// The transport owns its resolver: ``run()`` runs the resolver's background work and ``shutdown()`` shuts it
 /// down.
