@@ -3,7 +3,8 @@ import HTTPCore
 /// Turns a request head and body chunks into HTTP/1.1 wire bytes.
 ///
 /// The serializer owns the framing fields: it writes `Content-Length` or `Transfer-Encoding: chunked` from a
-/// ``BodyFraming`` and drops any such field the caller supplied. Everything else is sent as given, in order.
+/// ``BodyFraming`` and drops any such field the caller supplied. It also drops `Proxy-Authorization` unless told
+/// the request goes to a proxy, so that the field never reaches an origin. Everything else is sent as given, in order.
 /// No byte that could end a line reaches the wire from caller data: the method and field names are tokens
 /// (`HTTPTypes` checks them), and the target, the `Host` value and every field value are checked here.
 enum HTTP1RequestSerializer {
