@@ -263,6 +263,7 @@ import Testing
             prefixTransport + "loopCount": render(try evaluate(transport["loopCount"])),
             prefixTransport + "maxConnectionsPerHost": render(try evaluate(transport["maxConnectionsPerHost"])),
             prefixTransport + "idleTimeout": render(try duration(transport["idleTimeout"])),
+            prefixTransport + "proxyResolver": render(try evaluate(transport["proxyResolver"])),
             prefixZlib + "compressionLevel": render(try evaluate(zlib["compressionLevel"])),
             prefixZlib + "maxDecodedBytes": render(bytes: try evaluate(zlib["maxDecodedBytes"])),
             prefixZlib + "maxRatio": render(try evaluate(zlib["maxRatio"])),

@@ -100,6 +100,20 @@ struct HTTP1RequestSerializerTests {
                 == "GET http://example.com:8080/p%20q?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n")
     }
 
+    @Test func proxyAuthorizationIsDroppedUnlessKept() throws {
+        var fields = HTTPFields()
+        fields[.proxyAuthorization] = "Basic dTpw"
+        fields[.accept] = "*/*"
+        #expect(try Self.head(fields: fields) == "GET / HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n")
+        let kept = Self.text(
+            try HTTP1RequestSerializer.head(
+                method: .get, target: "http://example.com/", version: .http1_1, host: "example.com", fields: fields,
+                framing: .none, keepsProxyAuthorization: true))
+        #expect(
+            kept == "GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\nProxy-Authorization: Basic dTpw\r\n"
+                + "Accept: */*\r\n\r\n")
+    }
+
     @Test func authorityFormForConnect() throws {
         let url = try #require(URL(string: "https://example.com/x"))
         #expect(HTTP1RequestSerializer.authorityForm(of: url) == "example.com:443")

@@ -47,7 +47,7 @@ package struct TestCertificates: Sendable {
     /// The repository's root, found from this file's path.
     package static let repositoryRoot: String = {
         var url = URL(filePath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }  // Interop, SocketTransportTests, Tests, file name
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // file name, TestSupport, Tests
         return url.path(percentEncoded: false)
     }()
 

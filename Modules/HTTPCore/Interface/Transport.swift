@@ -14,7 +14,13 @@
 /// - Throw ``ClientError`` with a transport ``ClientError/Code`` (`connectFailed`, `nameResolutionFailed`,
 ///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `timedOut`) and put the backend's own error
 ///   in ``ClientError/underlying``.
-/// - An HTTP error status is a normal response.
+/// - An HTTP error status is a normal response, and so is a proxy's `407`.
+/// - Never let a `Proxy-Authorization` field reach an origin: drop one the caller set on a direct route, in a
+///   `CONNECT` tunnel and on any route but a plain HTTP proxy, and send ``RequestContext/proxyAuthorization`` only
+///   to the proxy it ``ProxyAuthorization/applies(to:)`` (with the request, or with `CONNECT`). Set
+///   ``Response/route`` to the route the response came through.
+/// - A transport that takes a ``ProxyResolver`` tries its routes in order, going on to the next only when a
+///   connection could not be opened (before any byte of the request was sent), and pools connections per route.
 /// - ``PluginLifecycle/shutdown()`` closes idle connections and frees resources; it is idempotent.
 ///
 /// ## Implement a custom transport

@@ -3,7 +3,8 @@ import HTTPCore
 /// Turns a request head and body chunks into HTTP/1.1 wire bytes.
 ///
 /// The serializer owns the framing fields: it writes `Content-Length` or `Transfer-Encoding: chunked` from a
-/// ``BodyFraming`` and drops any such field the caller supplied. Everything else is sent as given, in order.
+/// ``BodyFraming`` and drops any such field the caller supplied. It also drops `Proxy-Authorization` unless told
+/// the request goes to a proxy, so that the field never reaches an origin. Everything else is sent as given, in order.
 /// No byte that could end a line reaches the wire from caller data: the method and field names are tokens
 /// (`HTTPTypes` checks them), and the target, the `Host` value and every field value are checked here.
 enum HTTP1RequestSerializer {
@@ -15,7 +16,9 @@ enum HTTP1RequestSerializer {
     /// Serialises the request line, the header fields and the empty line that ends the head.
     ///
     /// `Host` comes first unless `fields` already holds a `Host` field, which is then sent where it stands.
-    /// The framing field for `framing` comes last.
+    /// The framing field for `framing` comes last. A `Proxy-Authorization` field in `fields` is dropped unless
+    /// `keepsProxyAuthorization` is set (only for a request to a plain HTTP proxy), so that it never reaches an
+    /// origin.
     /// - Parameters:
     ///   - method: The request method.
     ///   - target: The request target: origin form (`/path?query`), absolute form for a proxy, or authority
@@ -24,6 +27,8 @@ enum HTTP1RequestSerializer {
     ///   - host: The `Host` value, for example `example.com:8080`; see ``hostFieldValue(for:)``.
     ///   - fields: Header fields to send as given; `Content-Length` and `Transfer-Encoding` among them are dropped.
     ///   - framing: How the body is delimited.
+    ///   - keepsProxyAuthorization: Whether a `Proxy-Authorization` field in `fields` is sent; `false` (the
+    ///     default) drops it.
     /// - Returns: The head's bytes.
     /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` when the target, host or a field value
     ///   contains a control character such as CR or LF (header injection), or the target is empty.
@@ -33,7 +38,8 @@ enum HTTP1RequestSerializer {
         version: HTTPVersion,
         host: String,
         fields: HTTPFields,
-        framing: BodyFraming
+        framing: BodyFraming,
+        keepsProxyAuthorization: Bool = false
     ) throws -> [UInt8] {
         try checkTarget(target)
         try checkValue(host) { "Host value" }
@@ -55,7 +61,7 @@ enum HTTP1RequestSerializer {
             out.append(contentsOf: HTTP1Syntax.crlf)
         }
         var wroteCookie = false
-        for field in fields where !isFraming(field.name) {
+        for field in fields where !isDropped(field.name, keepsProxyAuthorization: keepsProxyAuthorization) {
             if field.name == .cookie {
                 // HTTPFields keeps one field per cookie; RFC 6265 §5.4 wants a single `Cookie` line, joined by "; ".
                 guard !wroteCookie, let cookies = fields[.cookie] else { continue }
@@ -127,13 +133,15 @@ enum HTTP1RequestSerializer {
         return canonical.utf8.count == 4 && canonical == "host"
     }
 
-    /// `Content-Length` or `Transfer-Encoding`, which the serializer writes itself.
+    /// `Content-Length` or `Transfer-Encoding`, which the serializer writes itself, or `Proxy-Authorization`
+    /// unless it is kept. One switch on the name's length, so other fields cost one comparison.
     @inline(__always)
-    private static func isFraming(_ name: HTTPField.Name) -> Bool {
+    private static func isDropped(_ name: HTTPField.Name, keepsProxyAuthorization: Bool) -> Bool {
         let canonical = name.canonicalName
         switch canonical.utf8.count {
         case 14: return canonical == "content-length"
         case 17: return canonical == "transfer-encoding"
+        case 19: return !keepsProxyAuthorization && canonical == "proxy-authorization"
         default: return false
         }
     }

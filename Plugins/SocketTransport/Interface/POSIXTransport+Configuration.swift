@@ -1,27 +1,45 @@
+public import HTTPCore
+
 extension POSIXTransport {
     /// Settings for a ``POSIXTransport``.
     public struct Configuration: Sendable {
         /// How many event-loop threads watch the sockets. Default 1: the loop only dispatches readiness (the I/O
         /// runs on the requesting tasks), so one thread serves thousands of connections.
         public var loopCount: Int
-        /// The most connections open at once to one scheme, host, port and TLS options; further requests wait
-        /// for one to come free. Default 8. (ASIHTTPRequest had no limit; a cap protects servers and sockets.
-        /// Note that a response body you do not read or discard keeps its connection busy.)
+        /// The most connections open at once to one scheme, host, port and TLS options (and route, through a
+        /// proxy); further requests wait for one to come free. Default 8. (ASIHTTPRequest had no limit; a cap
+        /// protects servers and sockets. Note that a response body you do not read or discard keeps its
+        /// connection busy.)
         public var maxConnectionsPerHost: Int
         /// How long an idle connection stays in the pool, overriding
         /// ``RequestOptions/persistentConnectionTimeout`` when set. A server's `Keep-Alive: timeout=` wins over
         /// both. Default `nil`.
         public var idleTimeout: Duration?
+        /// Chooses the routes (direct or through proxies) for each request. Default `nil`: every request goes
+        /// directly to the origin, and no resolver is asked.
+        ///
+        /// The transport asks it once per request and tries its routes in order, going on to the next route
+        /// when a connection cannot be opened (see ``POSIXTransport``, "Proxies"). This version speaks HTTP
+        /// proxies (absolute-form requests for `http` URLs, `CONNECT` tunnels for `https` URLs); HTTPS and SOCKS
+        /// proxy routes fail the request with ``ClientError/Code/invalidConfiguration``.
+        public var proxyResolver: (any ProxyResolver)?
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - loopCount: Event-loop threads, at least 1.
         ///   - maxConnectionsPerHost: The per-host connection limit, at least 1.
         ///   - idleTimeout: The idle lifetime of pooled connections, or `nil` to use the request's option.
-        public init(loopCount: Int = 1, maxConnectionsPerHost: Int = 8, idleTimeout: Duration? = nil) {
+        ///   - proxyResolver: The proxy resolver, or `nil` to connect directly.
+        public init(
+            loopCount: Int = 1,
+            maxConnectionsPerHost: Int = 8,
+            idleTimeout: Duration? = nil,
+            proxyResolver: (any ProxyResolver)? = nil
+        ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.idleTimeout = idleTimeout
+            self.proxyResolver = proxyResolver
         }
     }
 }

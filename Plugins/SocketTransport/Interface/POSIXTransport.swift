@@ -15,14 +15,38 @@ public import HTTPCore
 /// thread and hop to the loop only to wait for readiness.
 ///
 /// ## Connections
-/// Connections are pooled per scheme, host, port and ``TLSOptions`` (so a connection made without certificate
-/// validation is never handed to a request that validates). A response ends its connection's turn: it goes
-/// back to the pool when the server allows keep-alive (`Connection`, HTTP/1.0 `keep-alive`, `Keep-Alive: max`
-/// above 5, as ASIHTTPRequest decided) and ``Request/usesPersistentConnection`` is true; otherwise it is closed,
-/// and the request carried `Connection: close`. An idle connection expires after the server's
-/// `Keep-Alive: timeout=`, else ``Configuration/idleTimeout``, else ``RequestOptions/persistentConnectionTimeout``;
-/// expired connections are closed when the next request starts. A request on a reused connection that the
-/// server had already closed is sent again, once, on a new connection when it is idempotent.
+/// Connections are pooled per scheme, host, port, ``TLSOptions`` (so a connection made without certificate
+/// validation is never handed to a request that validates) and proxy route. A response ends its connection's
+/// turn: it goes back to the pool when the server allows keep-alive (`Connection`, HTTP/1.0 `keep-alive`,
+/// `Keep-Alive: max` above 5, as ASIHTTPRequest decided) and ``Request/usesPersistentConnection`` is true;
+/// otherwise it is closed, and the request carried `Connection: close`. An idle connection expires after the
+/// server's `Keep-Alive: timeout=`, else ``Configuration/idleTimeout``, else
+/// ``RequestOptions/persistentConnectionTimeout``; expired connections are closed when the next request starts.
+/// A request on a reused connection that the server had already closed is sent again, once, on a new connection
+/// when it is idempotent.
+///
+/// ## Proxies
+/// With a ``Configuration/proxyResolver`` the transport asks it for the request's routes (once per request) and
+/// tries them in order. When a route's connection cannot be opened (the proxy's name does not resolve, the proxy
+/// refuses or cannot be reached, the connect times out), nothing of the request was sent and the next route is
+/// tried; when every route fails, the last route's error is thrown. Any other outcome ends the request on that
+/// route: a response of any status (a proxy's `407 Proxy Authentication Required` is an ordinary response, with
+/// ``Response/route`` naming the proxy so the pipeline can answer it), or an error after the request started.
+///
+/// An `http` URL through an ``HTTPCore/ProxyRoute/Kind/http`` proxy is sent to the proxy with an absolute-form
+/// target (`GET http://example.com/path HTTP/1.1`), `Host` naming the origin, and
+/// ``RequestContext/proxyAuthorization`` as `Proxy-Authorization` when it is for that proxy. An `https` URL goes
+/// through a `CONNECT` tunnel: the authorization goes with `CONNECT` only, then TLS to the origin runs inside the
+/// tunnel (SNI and certificate checks for the origin's name). A `407` to `CONNECT` is returned as a response, a
+/// `502` goes on to the next route, and any other refusal fails the request with
+/// ``ClientError/Code/connectFailed`` (a proxy's page is never taken for the origin's). Routes this version cannot
+/// speak (HTTPS proxies, SOCKS) fail the request with ``ClientError/Code/invalidConfiguration`` instead of being
+/// skipped, since skipping would bypass a configured proxy. On every route except a plain HTTP proxy for an
+/// `http` URL, a `Proxy-Authorization` field the caller set is dropped: it never reaches an origin or goes down a
+/// tunnel. Connections (tunnels too) are pooled per route and origin.
+///
+/// The transport owns its resolver: ``run()`` runs the resolver's background work and ``shutdown()`` shuts it
+/// down.
 ///
 /// ## Signals
 /// Writes use `MSG_NOSIGNAL` (TLS through a socket BIO that does the same), so a closed peer never raises
@@ -44,11 +68,11 @@ public struct POSIXTransport: Transport {
     /// Sends a request and returns once the response head has arrived; the body streams from the connection.
     /// - Parameters:
     ///   - request: The request.
-    ///   - context: Progress sink, bandwidth limiter and logger.
+    ///   - context: Progress sink, bandwidth limiter, logger and the proxy authorization, if any.
     /// - Returns: The response.
     /// - Throws: ``ClientError`` (`invalidRequest`, `nameResolutionFailed`, `connectFailed`, `timedOut`,
     ///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `storageFailed`,
-    ///   `invalidConfiguration`) or `CancellationError`.
+    ///   `invalidConfiguration`, also for a proxy route this transport cannot speak) or `CancellationError`.
     public func send(_ request: Request, context: RequestContext) async throws -> Response {
         try await core.send(request, context: context)
     }
@@ -79,10 +103,19 @@ public struct POSIXTransport: Transport {
         core.loops.executorLoop() ?? globalConcurrentExecutor
     }
 
-    /// Closes idle connections, fails requests still waiting, and stops the transport's threads. Idempotent;
-    /// requests sent afterwards fail with ``ClientError/Code/connectFailed``.
+    /// Runs the proxy resolver's background work (a PAC file's refresh), if a resolver is configured; returns at
+    /// once otherwise. The transport's own threads need no `run()`.
+    /// - Throws: What the resolver's `run()` throws.
+    public func run() async throws {
+        try await configuration.proxyResolver?.run()
+    }
+
+    /// Closes idle connections, fails requests still waiting, stops the transport's threads, and shuts the proxy
+    /// resolver down. Idempotent; requests sent afterwards fail with ``ClientError/Code/connectFailed``.
+    /// - Throws: What the resolver's `shutdown()` throws.
     public func shutdown() async throws {
         core.shutDown()
+        try await configuration.proxyResolver?.shutdown()
     }
 }
 

@@ -73,6 +73,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     func startTLS(context: TLSContext, host: String, port: Int, deadline: UInt64) async throws {
         let session = try TLSSession(context: context, fd: fd, host: host, port: port)
         tls = session
+        drained = false  // set by plain reads before a tunnel's TLS starts; says nothing about TLS reads
         while true {
             switch session.handshake() {
             case .bytes: return

@@ -4,7 +4,8 @@ import Glibc
 import HTTPCore
 
 /// Opens new connections: name resolution, a non-blocking connect to each address in turn, then the TLS
-/// handshake for `https`, all under one connect deadline.
+/// handshake for `https`, all under one connect deadline. Through a proxy, the socket connects to the proxy
+/// (``PoolKey/connectHost`` and ``PoolKey/connectPort``) instead of the origin.
 struct Connector: Sendable {
     let loops: EventLoopGroup
     let resolver: NameResolver
@@ -12,20 +13,28 @@ struct Connector: Sendable {
 
     /// Opens a connection for `key`.
     /// - Parameters:
-    ///   - key: Scheme, host, port and TLS options.
+    ///   - key: Scheme, host, port, TLS options and route.
     ///   - options: The request's options (connect timeout, inactivity timeout).
-    /// - Returns: A connected (and, for `https`, handshaken) connection.
+    ///   - proxyAuthorization: For a `CONNECT` tunnel, the `Proxy-Authorization` to send with `CONNECT` (already
+    ///     checked to apply to the route).
+    /// - Returns: A connected (and, for `https`, handshaken) connection; for an `https` origin through an HTTP
+    ///   proxy, a tunnel (see ``ProxyTunnel``) with TLS to the origin inside it.
     /// - Throws: ``ClientError`` with `nameResolutionFailed`, `connectFailed`, `timedOut`, `tlsHandshakeFailed`,
-    ///   `certificateInvalid` or `invalidConfiguration`; or `CancellationError`.
-    func connect(_ key: PoolKey, options: RequestOptions) async throws -> Connection {
+    ///   `certificateInvalid` or `invalidConfiguration`; ``ProxyTunnel/Answer`` or ``RouteUnreachable`` from a
+    ///   tunnel; or `CancellationError`.
+    func connect(
+        _ key: PoolKey, options: RequestOptions, proxyAuthorization: ProxyAuthorization? = nil
+    ) async throws -> Connection {
         let timeout = (options.connectTimeout ?? options.timeout).map(NanoTime.nanoseconds) ?? NanoTime.never
         let deadline = NanoTime.deadline(after: timeout)
         let tlsContext = try key.tls.map { try tlsContexts.context(for: $0) }
         let addresses: [SocketAddress]
-        if let literal = SocketAddress(literal: key.host, port: key.port) {
+        let host = key.connectHost
+        let port = key.connectPort
+        if let literal = SocketAddress(literal: host, port: port) {
             addresses = [literal]
         } else {
-            addresses = try await resolver.resolve(host: key.host, port: key.port)
+            addresses = try await resolver.resolve(host: host, port: port)
         }
 
         var lastError: SyscallError?
@@ -34,12 +43,21 @@ struct Connector: Sendable {
             guard let connection = try await connect(to: address, key: key, deadline: deadline, timeout: timeout,
                                                      lastError: &lastError)
             else { continue }
+            if key.isTunnel {
+                do {
+                    try await ProxyTunnel.open(on: connection, key: key, authorization: proxyAuthorization,
+                                               timeout: timeout)
+                } catch {
+                    connection.close()
+                    throw error
+                }
+            }
             if let tlsContext {
                 try await connection.startTLS(context: tlsContext, host: key.host, port: key.port, deadline: deadline)
             }
             return connection
         }
-        throw ClientError(.connectFailed, stage: .transport, message: "Could not connect to \(key)",
+        throw ClientError(.connectFailed, stage: .transport, message: "Could not connect to \(key.peerDescription)",
                           underlying: lastError)
     }
 
@@ -66,8 +84,9 @@ struct Connector: Sendable {
             do {
                 try await handle.wait(for: .write, until: deadline)
             } catch is IOHandle.TimedOut {
+                let limit = NanoTime.describe(timeout)
                 throw ClientError(.timedOut, stage: .transport,
-                                  message: "Could not connect to \(key) within \(NanoTime.describe(timeout))")
+                                  message: "Could not connect to \(key.peerDescription) within \(limit)")
             }
             let result = Socket.pendingError(fd)
             guard result == 0 else {

@@ -1,7 +1,7 @@
 import HTTPCore
 
-/// Everything about one request that does not change between attempts: the serialised head, the body framing,
-/// the timeouts and whether the connection is kept afterwards.
+/// Everything about one request on one route that does not change between attempts: the serialised head, the
+/// body framing, the timeouts and whether the connection is kept afterwards.
 struct ExchangePlan: Sendable {
     let request: Request
     let target: RequestTarget
@@ -15,20 +15,57 @@ struct ExchangePlan: Sendable {
     let persistent: Bool
     /// How long the connection may wait idle for reuse, unless the server's `Keep-Alive: timeout=` says otherwise.
     let idleTimeout: UInt64
+    /// For a `CONNECT` tunnel, the `Proxy-Authorization` to send with `CONNECT`; `nil` otherwise.
+    let tunnelAuthorization: ProxyAuthorization?
 
-    /// Plans the exchange.
+    /// Plans a direct exchange with the origin.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - idleTimeout: The configured idle lifetime of pooled connections, if any.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest``, see
+    ///   ``init(request:target:route:proxyAuthorization:idleTimeout:)``.
+    init(request: Request, idleTimeout: Duration?) throws {
+        try self.init(request: request, target: try RequestTarget(url: request.url), route: .direct,
+                      proxyAuthorization: nil, idleTimeout: idleTimeout)
+    }
+
+    /// Plans the exchange over one route.
     ///
     /// Header fields are sent as given, plus what the wire needs: `Host`, the body framing, and `Connection`
     /// when the request does not match the version's default: `close` when the connection will be closed
     /// afterwards (RFC 9112 §9.6 asks this of a client that will not reuse it), `keep-alive` for a persistent
     /// HTTP/1.0 request. A `Connection` field set by the caller is left alone.
-    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` for a bad URL, header injection, or a
-    ///   body of unknown length with HTTP/1.0 (which has no chunked coding).
-    init(request: Request, idleTimeout: Duration?) throws {
+    ///
+    /// Through a plain HTTP proxy (an `http` URL over an ``ProxyRoute/Kind/http`` route) the request target is
+    /// in absolute form (`GET http://origin:8080/path?q HTTP/1.1`, RFC 9112 §3.2.2), `Host` still names the
+    /// origin, and `Proxy-Authorization` is set from `proxyAuthorization` when it is for this proxy (a field
+    /// the caller set is kept otherwise). An `https` URL over an HTTP proxy goes through a `CONNECT` tunnel:
+    /// `proxyAuthorization` goes with `CONNECT` only (``tunnelAuthorization``). On every route but a plain HTTP
+    /// proxy a `Proxy-Authorization` field is dropped, so it never reaches an origin or goes down a tunnel.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - target: The request's URL taken apart.
+    ///   - route: The route to send it over.
+    ///   - proxyAuthorization: The pipeline's answer to a proxy's 407 challenge, if any.
+    ///   - idleTimeout: The configured idle lifetime of pooled connections, if any.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` for header injection or a body of
+    ///   unknown length with HTTP/1.0 (which has no chunked coding); with
+    ///   ``ClientError/Code/invalidConfiguration`` for a route this transport cannot speak yet.
+    init(
+        request: Request,
+        target: RequestTarget,
+        route: ProxyRoute,
+        proxyAuthorization: ProxyAuthorization?,
+        idleTimeout: Duration?
+    ) throws {
         self.request = request
-        target = try RequestTarget(url: request.url)
+        self.target = target
+        let mode = try Mode(route, target: target)
+        let throughHTTPProxy = mode == .forward
+        let authorization = proxyAuthorization.flatMap { $0.applies(to: route) ? $0 : nil }
+        tunnelAuthorization = mode == .tunnel ? authorization : nil
         key = PoolKey(scheme: target.scheme, host: target.host, port: target.port,
-                      tls: target.isSecure ? request.options.tls : nil)
+                      tls: target.isSecure ? request.options.tls : nil, proxy: route.isDirect ? nil : route)
         let version = request.options.httpVersion
         if let body = request.body {
             framing = body.length.map { .contentLength($0) } ?? .chunked
@@ -50,9 +87,40 @@ struct ExchangePlan: Sendable {
                 fields[.connection] = "keep-alive"
             }
         }
-        head = try HTTP1RequestSerializer.head(method: request.method, target: target.path, version: version,
-                                               host: target.hostField, fields: fields, framing: framing)
+        if throughHTTPProxy, let authorization {
+            fields[.proxyAuthorization] = authorization.value
+        }
+        let requestTarget = throughHTTPProxy ? target.scheme + "://" + target.hostField + target.path : target.path
+        head = try HTTP1RequestSerializer.head(method: request.method, target: requestTarget, version: version,
+                                               host: target.hostField, fields: fields, framing: framing,
+                                               keepsProxyAuthorization: throughHTTPProxy)
         timeout = request.options.timeout.map(NanoTime.nanoseconds) ?? NanoTime.never
         self.idleTimeout = NanoTime.nanoseconds(idleTimeout ?? request.options.persistentConnectionTimeout)
+    }
+
+    /// How a request travels over its route.
+    enum Mode: Equatable {
+        /// Straight to the origin.
+        case direct
+        /// To a plain HTTP proxy, with the absolute-form target (an `http` URL).
+        case forward
+        /// Through a `CONNECT` tunnel of an HTTP proxy, with TLS to the origin inside it (an `https` URL).
+        case tunnel
+
+        /// The mode for `route` and `target`.
+        /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` for a route this transport
+        ///   cannot speak yet: HTTPS proxies and SOCKS. Such a route is never skipped, since going on to the next
+        ///   route (or direct) would bypass a configured proxy.
+        init(_ route: ProxyRoute, target: RequestTarget) throws {
+            switch route.kind {
+            case .direct:
+                self = .direct
+            case .http:
+                self = target.isSecure ? .tunnel : .forward
+            default:
+                throw ClientError(.invalidConfiguration, stage: .transport,
+                                  message: "POSIXTransport cannot speak to \(route.kind) proxies yet; route \(route)")
+            }
+        }
     }
 }

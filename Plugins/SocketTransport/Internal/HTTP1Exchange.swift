@@ -73,7 +73,8 @@ struct HTTP1Exchange {
                                           progress: progress)
         }
         return Response(status: head.status, version: head.version, headerFields: head.fields,
-                        body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id)
+                        body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id,
+                        route: plan.key.route)
     }
 }
 

@@ -37,21 +37,50 @@ final class TransportCore: Sendable {
         tlsContexts.removeAll()
     }
 
-    /// Sends one request, retrying once on a new connection when a reused one turns out to be closed and the
-    /// request is idempotent.
+    /// Sends one request: directly when no proxy resolver is configured (without asking anything), otherwise
+    /// over the resolver's routes in order (see ``sendRouted(_:resolver:context:)``).
     func send(_ request: Request, context: RequestContext) async throws -> Response {
         try Task.checkCancellation()
-        let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)
+        guard let resolver = configuration.proxyResolver else {
+            let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)
+            return try await send(plan, context: context, failsOver: false)
+        }
+        return try await sendRouted(request, resolver: resolver, context: context)
+    }
+
+    /// Sends one request over one route, retrying once on a new connection when a reused one turns out to be
+    /// closed and the request is idempotent. A `407` answer to a tunnel's `CONNECT` is returned as the response.
+    /// - Parameters:
+    ///   - plan: The exchange, planned for its route.
+    ///   - context: The request's context.
+    ///   - failsOver: Whether a failure to open the connection (before any byte of the request was sent, or a
+    ///     `502` answer to `CONNECT`) is thrown as ``RouteUnreachable``, so the caller can go on with the next
+    ///     route.
+    /// - Returns: The response.
+    /// - Throws: ``ClientError``, ``RouteUnreachable`` (only when `failsOver`) or `CancellationError`.
+    func send(_ plan: ExchangePlan, context: RequestContext, failsOver: Bool) async throws -> Response {
         var forceNew = false
         while true {
-            let (connection, reused) = try await checkOut(plan, forceNew: forceNew, logger: context.logger)
+            let connection: Connection
+            let reused: Bool
+            do {
+                (connection, reused) = try await checkOut(plan, forceNew: forceNew, logger: context.logger)
+            } catch ProxyTunnel.Answer.challenged(let response) {
+                return response
+            } catch ProxyTunnel.Answer.refused(let error) {
+                throw error
+            } catch let failure as RouteUnreachable {
+                throw failsOver ? failure : failure.error
+            } catch let error as ClientError where failsOver && RouteUnreachable.isUnreachable(error) {
+                throw RouteUnreachable(error: error)
+            }
             do {
                 return try await HTTP1Exchange(core: self, plan: plan, connection: connection, context: context).run()
             } catch {
                 let stale = reused && !connection.parser.receivedResponseBytes
                     && (error as? ClientError)?.code == .connectFailed
                 checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed", logger: context.logger)
-                guard stale && !forceNew && request.isIdempotent else { throw error }
+                guard stale && !forceNew && plan.request.isIdempotent else { throw error }
                 context.logger.debug("Reused connection was closed by the server; retrying on a new connection",
                                      metadata: ["connection": "\(connection.id)"])
                 forceNew = true
@@ -78,7 +107,8 @@ final class TransportCore: Sendable {
             return (connection, true)
         case .create:
             do {
-                let connection = try await connector.connect(plan.key, options: plan.request.options)
+                let connection = try await connector.connect(plan.key, options: plan.request.options,
+                                                             proxyAuthorization: plan.tunnelAuthorization)
                 logger.debug("Opened connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
                 return (connection, false)
             } catch {

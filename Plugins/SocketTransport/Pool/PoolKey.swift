@@ -1,21 +1,54 @@
 import HTTPCore
 
-/// What makes two connections interchangeable: scheme, host, port and, for `https`, the TLS options.
+/// What makes two connections interchangeable: scheme, host, port, for `https` the TLS options, and the proxy
+/// route the connection goes through.
 ///
 /// Keying on the whole ``TLSOptions`` keeps a connection made without certificate validation (or with a client
-/// certificate) away from requests that did not ask for that (ASIHTTPRequest bug #263).
+/// certificate) away from requests that did not ask for that (ASIHTTPRequest bug #263). Keying on the route
+/// (kind, proxy host and port, and the route's credential) keeps a connection made through one proxy away from
+/// requests for another proxy or for a direct connection. A connection through an HTTP proxy is keyed on the
+/// origin too, so it is not shared between origins even though the proxy would accept that: the per-host limit
+/// then keeps meaning "per origin", and a proxy that ties state to a connection never sees two origins mixed.
 struct PoolKey: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`, lower-cased.
     var scheme: String
-    /// The host, lower-cased, IPv6 literals without brackets.
+    /// The origin's host, lower-cased, IPv6 literals without brackets.
     var host: String
-    /// The port, with the scheme's default filled in.
+    /// The origin's port, with the scheme's default filled in.
     var port: Int
     /// The TLS options for `https`; `nil` for `http`.
     var tls: TLSOptions?
+    /// The proxy the connection goes through; `nil` for a direct connection (kept optional, not
+    /// ``ProxyRoute/direct``, so that direct keys hash as cheaply as before routes existed).
+    var proxy: ProxyRoute?
 
-    /// For example `https://example.com:443`.
+    /// The route: ``ProxyRoute/direct`` or the proxy.
+    var route: ProxyRoute { proxy ?? .direct }
+
+    /// Whether the connection is a `CONNECT` tunnel through an HTTP proxy to an `https` origin.
+    var isTunnel: Bool { tls != nil && proxy?.kind == .http }
+
+    /// The host the socket connects to: the proxy's, or the origin's for a direct connection.
+    var connectHost: String { proxy?.host ?? host }
+
+    /// The port the socket connects to: the proxy's, or the origin's for a direct connection.
+    var connectPort: Int { proxy?.port ?? port }
+
+    /// What the socket connects to, for error messages: the origin (`https://example.com:443`), or
+    /// `the proxy http://proxy:3128 (for http://example.com:80)`.
+    var peerDescription: String {
+        guard let proxy else { return description }
+        return "the proxy \(proxy) (for \(originDescription))"
+    }
+
+    /// For example `https://example.com:443`, or `http://example.com:80 via http://proxy:3128` (the route's
+    /// credential is never shown).
     var description: String {
+        guard let proxy else { return originDescription }
+        return originDescription + " via " + proxy.description
+    }
+
+    private var originDescription: String {
         "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 }

@@ -1,0 +1,57 @@
+import HTTPCore
+import Logging
+
+extension TransportCore {
+    /// Sends one request over the routes the resolver answers, in order.
+    ///
+    /// A route whose connection cannot be opened (the proxy's name does not resolve, it refuses or cannot be
+    /// reached, or the connect times out) is skipped, and the next one is tried; nothing of the request was sent
+    /// then. Any other error, a response of any status (a 407 included), or a route this transport cannot speak
+    /// (``ClientError/Code/invalidConfiguration``) ends the request there: going on would bypass a proxy the user
+    /// configured. When every route fails, the last route's error is thrown.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - resolver: The configured proxy resolver.
+    ///   - context: The request's context; its ``RequestContext/proxyAuthorization`` is sent to the proxy it is for.
+    /// - Returns: The response, with ``Response/route`` set to the route it came through.
+    /// - Throws: ``ClientError`` or `CancellationError`.
+    func sendRouted(_ request: Request, resolver: any ProxyResolver, context: RequestContext) async throws -> Response {
+        let target = try RequestTarget(url: request.url)
+        let routes = try await resolver.routes(for: request.url)
+        guard !routes.isEmpty else {
+            throw ClientError(.invalidConfiguration, stage: .transport,
+                              message: "The proxy resolver returned no route (it must return at least one)")
+        }
+        var lastError: ClientError?
+        for route in routes {
+            try Task.checkCancellation()
+            let plan = try ExchangePlan(request: request, target: target, route: route,
+                                        proxyAuthorization: context.proxyAuthorization,
+                                        idleTimeout: configuration.idleTimeout)
+            do {
+                return try await send(plan, context: context, failsOver: true)
+            } catch let failure as RouteUnreachable {
+                context.logger.debug("Route unreachable; trying the next one",
+                                     metadata: ["route": "\(route)", "error": "\(failure.error)"])
+                lastError = failure.error
+            }
+        }
+        guard let lastError else { preconditionFailure("every route either returns or fails over") }
+        throw lastError
+    }
+}
+
+/// A connection over one route could not be opened and no byte of the request was sent, so the next route may
+/// be tried. Never leaves ``TransportCore``.
+struct RouteUnreachable: Error {
+    /// Why the connection could not be opened.
+    let error: ClientError
+
+    /// Whether `error`, thrown while opening a connection, allows trying the next route: name resolution,
+    /// connect failures and connect timeouts. TLS and certificate failures do not.
+    /// - Parameter error: The error from opening the connection.
+    /// - Returns: `true` when the next route may be tried.
+    static func isUnreachable(_ error: ClientError) -> Bool {
+        error.code == .connectFailed || error.code == .nameResolutionFailed || error.code == .timedOut
+    }
+}

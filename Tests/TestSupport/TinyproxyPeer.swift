@@ -1,0 +1,128 @@
+import FoundationEssentials
+import Glibc
+package import HTTPCore
+
+/// A real tinyproxy (Debian package `tinyproxy`) on 127.0.0.1, started for one test and stopped after it: a plain
+/// HTTP forward proxy, optionally asking for Basic authentication (`BasicAuth user password`).
+///
+/// Use ``withTinyproxy(basicAuth:_:)`` so the proxy stops even when the test throws. When tinyproxy is not
+/// installed the tests are skipped (see ``shouldRun``), unless `ASI_REQUIRE_PEERS=1`, which makes ``start(basicAuth:)``
+/// throw instead. Its log (``log``) names every request it forwarded, which proves the bytes went through it.
+package final class TinyproxyPeer {
+    /// The port it listens on.
+    package let port: Int
+    /// The temporary directory with its configuration and log.
+    package let directory: String
+    private let basicAuth: Credential?
+    private var process: ChildProcess?
+
+    /// Where tinyproxy is installed, or `nil`.
+    package static let executable: String? = ChildProcess.find("tinyproxy")
+
+    /// Whether the tinyproxy tests should run: tinyproxy is installed, or `ASI_REQUIRE_PEERS=1` asks for a failure
+    /// when it is not. Use with `.enabled(if: TinyproxyPeer.shouldRun)`.
+    package static let shouldRun = executable != nil || PeerEnvironment.peersRequired
+
+    private init(port: Int, directory: String, basicAuth: Credential?) {
+        self.port = port
+        self.directory = directory
+        self.basicAuth = basicAuth
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts tinyproxy and waits until it accepts connections. Tries again on a fresh port when the port was
+    /// taken between being picked and being bound (tinyproxy then exits with "Could not create listening sockets").
+    /// - Parameter basicAuth: The user and password the proxy asks for, or `nil` for an open proxy.
+    /// - Returns: The running peer.
+    /// - Throws: ``PeerError`` when tinyproxy is missing, fails to start, or does not listen within ten seconds.
+    package static func start(basicAuth: Credential? = nil) throws -> TinyproxyPeer {
+        guard let executable else { throw PeerError.notInstalled("tinyproxy (apt-get install tinyproxy)") }
+        var lastError: PeerError?
+        for _ in 0..<5 {
+            let peer = TinyproxyPeer(port: LoopbackPorts.pick(1)[0],
+                                     directory: try makeTemporaryDirectory(prefix: "asikit-tinyproxy"),
+                                     basicAuth: basicAuth)
+            do {
+                try peer.launch(executable: executable)
+                return peer
+            } catch let error as PeerError {
+                lastError = error
+                peer.stop()
+                guard case .startFailed(_, let log) = error, log.contains("Could not create listening sockets") else {
+                    throw error
+                }
+            }
+        }
+        throw lastError ?? PeerError.startFailed("tinyproxy", log: "")
+    }
+
+    /// The route to this proxy.
+    /// - Parameter credential: The credential to configure the route with, if any.
+    /// - Returns: An ``HTTPCore/ProxyRoute/Kind/http`` route to 127.0.0.1 and ``port``.
+    package func route(credential: Credential? = nil) -> ProxyRoute {
+        .http(host: "127.0.0.1", port: port, credential: credential)
+    }
+
+    /// tinyproxy's log so far (connections and request lines; never the request's header fields).
+    package var log: String {
+        String(decoding: FileManager.default.contents(atPath: directory + "/tinyproxy.log") ?? Data(), as: UTF8.self)
+    }
+
+    /// Stops tinyproxy (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
+    /// Safe to call more than once.
+    package func stop() {
+        process?.terminate()
+        process = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private var configuration: String {
+        var lines = [
+            "Port \(port)",
+            "Listen 127.0.0.1",
+            "Timeout 60",
+            "Allow 127.0.0.1",
+            "LogFile \"\(directory)/tinyproxy.log\"",
+            "MaxClients 20",
+        ]
+        if let basicAuth { lines.append("BasicAuth \(basicAuth.user) \(basicAuth.password)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func launch(executable: String) throws {
+        let path = directory + "/tinyproxy.conf"
+        try Data(configuration.utf8).write(to: URL(filePath: path))
+        chmod(path, 0o644)
+        let child = try ChildProcess(executable: executable, arguments: ["-d", "-c", path],
+                                     logPath: directory + "/output.log")
+        process = child
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            guard child.isRunning else {
+                throw PeerError.startFailed("tinyproxy (\(child.exitDescription ?? "exited"))",
+                                            log: child.logTail + log.suffix(2048))
+            }
+            // tinyproxy logs this line only after it has bound its port, so a port that accepts before then may
+            // belong to another test's server that took the port after it was picked.
+            if log.contains("Accepting connections"), LoopbackPorts.accepts(port) { return }
+            usleep(20_000)
+        }
+        throw PeerError.notReady("tinyproxy", log: child.logTail + log.suffix(2048))
+    }
+}
+
+/// Starts tinyproxy, runs `body`, and stops tinyproxy, also when `body` throws.
+/// - Parameters:
+///   - basicAuth: The user and password the proxy asks for, or `nil` for an open proxy.
+///   - body: The test.
+/// - Returns: What `body` returns.
+/// - Throws: ``PeerError`` when tinyproxy cannot be started, or what `body` throws.
+package func withTinyproxy<Result>(
+    basicAuth: Credential? = nil,
+    _ body: (TinyproxyPeer) async throws -> Result
+) async throws -> Result {
+    try await withPeer(start: { try TinyproxyPeer.start(basicAuth: basicAuth) }, stop: { $0.stop() }, body)
+}
