@@ -19,7 +19,8 @@ struct RequestPipeline: Sendable {
         var logger = client.configuration.logger
         logger[metadataKey: "request-id"] = "\(id)"
         let relay = ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
-        let context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth, logger: logger)
+        let context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth,
+                                     bandwidthLimit: request.options.maxBandwidthPerSecond, logger: logger)
         let authentication = AuthenticationStage(
             store: client.credentials, handler: client.configuration.authenticationHandler)
         let cache = CacheStage(store: client.cache, maxEntrySize: client.configuration.maxCacheEntrySize)
