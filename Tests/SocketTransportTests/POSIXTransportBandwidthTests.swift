@@ -153,7 +153,8 @@ import Glibc
     }
 
     @Test func cancellationWhileTheLimiterWaitsDuringDownloadEndsTheRequest() async throws {
-        let server = try LoopbackServer { _ in .slowBody(Self.payload(50_000), firstPart: 10, pause: .milliseconds(20)) }
+        let payload = Self.payload(50_000)
+        let server = try LoopbackServer { _ in .slowBody(payload, firstPart: 10, pause: .milliseconds(20)) }
         defer { server.shutdown() }
         let limiter = RecordingBandwidthLimiter(grant: { wanted, _ in
             try await Task.sleep(for: .seconds(3_600))
