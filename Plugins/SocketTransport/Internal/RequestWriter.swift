@@ -61,24 +61,17 @@ struct RequestWriter {
         return try await meter.grant(upTo: wanted)
     }
 
-    /// Runs `write` for `count` granted bytes and settles the grant: all of it when the write succeeded, none when
-    /// it failed (the request fails then, and the connection is closed).
-    private func settling(_ count: Int, _ write: () async throws -> Void) async throws {
-        guard let meter else { return try await write() }
-        do {
-            try await write()
-        } catch {
-            meter.settle(used: 0, granted: count)
-            throw error
-        }
-        meter.settle(used: count, granted: count)
+    /// Settles a grant of `count` bytes: all of it after the write, none when it failed (the request fails then,
+    /// and the connection is closed).
+    private func settle(_ count: Int, sent: Bool) {
+        meter?.settle(used: sent ? count : 0, granted: count)
     }
 
     private mutating func writePieces(of bytes: [UInt8], chunked: Bool) async throws {
         var offset = 0
         while offset < bytes.count {
             let count = try await allowance(min(Self.pieceSize, bytes.count - offset))
-            try await settling(count) { [connection, offset] in
+            do {
                 if chunked {
                     try await connection.write(HTTP1RequestSerializer.chunkPrefix(count: count))
                     try await connection.write(bytes, range: offset..<offset + count)
@@ -86,7 +79,11 @@ struct RequestWriter {
                 } else {
                     try await connection.write(bytes, range: offset..<offset + count)
                 }
+            } catch {
+                settle(count, sent: false)
+                throw error
             }
+            settle(count, sent: true)
             offset += count
             progress.add(count)
         }
@@ -136,7 +133,7 @@ struct RequestWriter {
         var offset: Int64 = 0
         while offset < length {
             let count = try await allowance(Int(min(Int64(Self.pieceSize), length - offset)))
-            try await settling(count) { [connection, offset] in
+            do {
                 var filled = 0
                 while filled < count {
                     let read = pread(file, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
@@ -151,7 +148,11 @@ struct RequestWriter {
                     }
                 }
                 try await connection.write(buffer.baseAddress!, count: count)
+            } catch {
+                settle(count, sent: false)
+                throw error
             }
+            settle(count, sent: true)
             offset += Int64(count)
             progress.add(count)
         }
