@@ -23,6 +23,12 @@ import Testing
         #expect(url.host() == "a.example")
     }
 
+    @Test func bandwidthTransferIsSendable() async {
+        let transfer = BandwidthTransfer(requestID: .next(), direction: .download, limit: 14_800)
+        let limit = await Task.detached { transfer.limit }.value
+        #expect(limit == 14_800)
+    }
+
     @Test func requestIDsAreUnique() {
         let ids = (0..<1000).map { _ in RequestID.next() }
         #expect(Set(ids).count == 1000)

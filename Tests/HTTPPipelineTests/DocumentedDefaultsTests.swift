@@ -164,6 +164,7 @@ import Testing
             "RequestOptions.inflatesWhenComplete": String(options.inflatesWhenComplete),
             "RequestOptions.compressesRequestBody": String(options.compressesRequestBody),
             "RequestOptions.download": render(options.download),
+            "RequestOptions.maxBandwidthPerSecond": render(options.maxBandwidthPerSecond),
             "DownloadOptions.temporaryPath": render(DownloadOptions(destinationPath: "/tmp/x").temporaryPath),
             "DownloadOptions.allowsResume": String(DownloadOptions(destinationPath: "/tmp/x").allowsResume),
             "RequestBody.fileChunkSize": render(bytes: RequestBody.fileChunkSize),

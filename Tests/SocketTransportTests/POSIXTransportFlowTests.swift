@@ -9,25 +9,6 @@ import Testing
 import Glibc
 #endif
 
-/// A limiter that grants a fixed number of bytes per call and records the calls.
-final class FixedAllowance: BandwidthLimiter {
-    let grant: Int
-    let calls = Locked<[(wanted: Int, direction: TransferDirection)]>([])
-
-    init(grant: Int) {
-        self.grant = grant
-    }
-
-    func allowance(for wanted: Int, direction: TransferDirection) async throws -> Int {
-        calls.withLock { $0.append((wanted, direction)) }
-        return min(wanted, grant)
-    }
-
-    func count(_ direction: TransferDirection) -> Int {
-        calls.withLock { $0.filter { $0.direction == direction }.count }
-    }
-}
-
 /// Bandwidth limiting and cancellation while the body goes out.
 @Suite struct POSIXTransportFlowTests {
     @Test func bandwidthLimiterIsAskedBeforeEveryBodyReadAndWrite() async throws {
@@ -36,16 +17,16 @@ final class FixedAllowance: BandwidthLimiter {
             .slowBody(request.body, firstPart: 10, pause: .milliseconds(10))
         }
         defer { server.shutdown() }
-        let limiter = FixedAllowance(grant: 10_000)
+        let limiter = RecordingBandwidthLimiter.chunked(10_000)
         let context = RequestContext(progress: DiscardingProgress(), bandwidth: limiter, logger: testContext().logger)
         let request = testRequest(server.url("/echo"), method: .post, body: .bytes(payload))
         let (_, body) = try await fetch(POSIXTransport(), request, context: context)
         #expect(body == payload)
         #expect(server.requests.first?.body == payload)
-        #expect(limiter.count(.upload) >= 10)
-        // The first read (with the head) is not limited and may hold up to one buffer (16 KiB) of the body.
-        #expect(limiter.count(.download) >= 8)
-        #expect(limiter.calls.withLock { $0.allSatisfy { $0.wanted >= 1 } })
+        #expect(limiter.askCount(.upload) >= 10)
+        // The first read (with the head) is not asked for and may hold up to one buffer (16 KiB) of the body.
+        #expect(limiter.askCount(.download) >= 8)
+        #expect(limiter.calls.allSatisfy { if case .asked(let wanted, _) = $0 { wanted >= 1 } else { true } })
     }
 
     @Test func cancellationMidUploadClosesTheConnection() async throws {

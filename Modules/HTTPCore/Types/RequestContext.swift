@@ -10,6 +10,9 @@ public struct RequestContext: Sendable {
     public var progress: (any ProgressSink)?
     /// Limits the bandwidth, when the client has a limiter.
     public var bandwidth: (any BandwidthLimiter)?
+    /// This request's own bandwidth limit in bytes per second (``RequestOptions/maxBandwidthPerSecond``), passed
+    /// to the limiter with every call; it has an effect only when ``bandwidth`` is set.
+    public var bandwidthLimit: Int?
     /// The `Proxy-Authorization` the pipeline answered a 407 challenge with, for the proxy that asked. The
     /// transport sends it only to that proxy (see ``ProxyAuthorization/applies(to:)``).
     public var proxyAuthorization: ProxyAuthorization?
@@ -21,18 +24,21 @@ public struct RequestContext: Sendable {
     ///   - requestID: The request this attempt belongs to.
     ///   - progress: Receives progress events.
     ///   - bandwidth: Limits the bandwidth, if any.
+    ///   - bandwidthLimit: This request's own limit in bytes per second, if any.
     ///   - proxyAuthorization: The answer to a proxy's 407 challenge, if any.
     ///   - logger: Where to log.
     public init(
         requestID: RequestID = .next(),
         progress: (any ProgressSink)? = nil,
         bandwidth: (any BandwidthLimiter)? = nil,
+        bandwidthLimit: Int? = nil,
         proxyAuthorization: ProxyAuthorization? = nil,
         logger: Logger
     ) {
         self.requestID = requestID
         self.progress = progress
         self.bandwidth = bandwidth
+        self.bandwidthLimit = bandwidthLimit
         self.proxyAuthorization = proxyAuthorization
         self.logger = logger
     }

@@ -72,6 +72,10 @@ public struct RequestOptions: Sendable {
     /// Where to save the response body instead of memory (`downloadDestinationPath` and friends); `nil` keeps it in
     /// memory. Default `nil`.
     public var download: DownloadOptions?
+    /// This request's own bandwidth limit in bytes per second, applied together with the client's shared budget
+    /// (curl's `--limit-rate`; ASIHTTPRequest had only the shared `maxBandwidthPerSecond`). Default `nil`, no
+    /// limit of its own. It needs a ``BandwidthLimiter`` in the client (the `Throttle` plug-in), which enforces it.
+    public var maxBandwidthPerSecond: Int?
 
     /// Creates options with ASIHTTPRequest's defaults; override any of them by name.
     /// - Parameters:
@@ -111,6 +115,7 @@ public struct RequestOptions: Sendable {
         self.inflatesWhenComplete = true
         self.compressesRequestBody = false
         self.download = nil
+        self.maxBandwidthPerSecond = nil
     }
 }
 

@@ -42,6 +42,9 @@ public struct Client: Sendable {
     /// Shares a bandwidth budget between every request of the client (ASIHTTPRequest's
     /// `maxBandwidthPerSecond`, the `Throttle` plug-in); `nil` (no limit) by default.
     public let bandwidth: (any BandwidthLimiter)?
+    /// The bytes per second the client's requests moved lately, both directions together (ASIHTTPRequest's
+    /// `averageBandwidthUsedPerSecond`): the limiter's ``BandwidthLimiter/averageBytesPerSecond``, 0 without one.
+    public var averageBandwidthPerSecond: Int { bandwidth?.averageBytesPerSecond ?? 0 }
     /// Client-wide settings.
     public let configuration: Configuration
 

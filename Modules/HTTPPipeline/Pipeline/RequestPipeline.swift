@@ -19,7 +19,8 @@ struct RequestPipeline: Sendable {
         var logger = client.configuration.logger
         logger[metadataKey: "request-id"] = "\(id)"
         let relay = ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
-        var context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth, logger: logger)
+        var context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth,
+                                     bandwidthLimit: request.options.maxBandwidthPerSecond, logger: logger)
         let authentication = AuthenticationStage(
             store: client.credentials, persistentStore: client.persistentCredentials,
             handler: client.configuration.authenticationHandler)

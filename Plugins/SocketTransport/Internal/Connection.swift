@@ -85,7 +85,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     }
 
     /// Reads what has arrived, waiting when nothing has. Read the bytes with ``received(_:)``.
-    /// - Parameter limit: The most bytes to read (the bandwidth allowance), at least 1.
+    /// - Parameter limit: The most bytes to read (the bandwidth limiter's grant), at least 1.
     /// - Returns: How many bytes are in the buffer; 0 when the peer closed.
     /// - Throws: ``ClientError`` or `CancellationError`.
     func read(upTo limit: Int = .max) async throws -> Int {

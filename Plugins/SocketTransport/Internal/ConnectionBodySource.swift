@@ -6,6 +6,10 @@ import Synchronization
 ///
 /// At the end of the body the connection goes back to the pool (or is closed); on an error, cancellation,
 /// ``discard()`` of a large remainder, or when the body is dropped unread, it is closed.
+///
+/// With a bandwidth limiter, every read (also the drain of a discarded body) is sized by the limiter's grant, so
+/// unread bytes wait in the kernel and its receive window slows the server down; each read is then settled with
+/// the body bytes it produced.
 final class ConnectionBodySource: ResponseBodySource {
     private struct State {
         var chunks: [[UInt8]]
@@ -35,6 +39,7 @@ final class ConnectionBodySource: ResponseBodySource {
     private let reuse: ReusePolicy
     private let context: RequestContext
     private let expected: Int64?
+    private let meter: BandwidthMeter?
     private let state: Mutex<State>
 
     init(core: TransportCore, connection: Connection, chunks: [[UInt8]], reuse: ReusePolicy, progress: ProgressCounter) {
@@ -42,6 +47,7 @@ final class ConnectionBodySource: ResponseBodySource {
         self.reuse = reuse
         context = progress.context
         expected = progress.expected
+        meter = BandwidthMeter(context, direction: .download)
         state = Mutex(State(chunks: chunks, connection: connection, received: progress.completed))
     }
 
@@ -91,45 +97,65 @@ final class ConnectionBodySource: ResponseBodySource {
             core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
             return
         }
+        var granted = 0
         do {
             while true {
-                let count = try await connection.read()
+                var limit = Int.max
+                if let meter {
+                    granted = try await meter.grant(upTo: connection.readSize)
+                    limit = granted
+                }
+                let count = try await connection.read(upTo: limit)
                 try connection.parse(count)
+                if let meter {
+                    meter.settle(used: BandwidthMeter.bodyBytes(in: connection.events), granted: granted)
+                    granted = 0
+                }
                 let ended = connection.events.contains { if case .end = $0 { true } else { false } }
                 connection.events.removeAll(keepingCapacity: true)
                 if ended { break }
             }
             core.finish(connection, reuse: reuse, logger: logger)
         } catch {
+            if let meter, granted > 0 { meter.settle(used: 0, granted: granted) }
             core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
         }
     }
 
     /// Reads until at least one chunk or the end arrives.
     private func read(from connection: Connection) async throws -> [UInt8]? {
-        let limiter = context.bandwidth
         let logger = context.logger
         var received: [[UInt8]] = []
         var ended = false
+        var granted = 0
         do {
             try Task.checkCancellation()
             while received.isEmpty && !ended {
                 var limit = connection.readSize
-                if let limiter {
-                    limit = max(1, min(limit, try await limiter.allowance(for: limit, direction: .download)))
+                if let meter {
+                    granted = try await meter.grant(upTo: limit)
+                    limit = granted
                 }
                 let count = try await connection.read(upTo: limit)
                 try connection.parse(count)
+                var bodyBytes = 0
                 for event in connection.events {
                     switch event {
-                    case .body(let bytes): received.append(bytes)
+                    case .body(let bytes):
+                        received.append(bytes)
+                        bodyBytes += bytes.count
                     case .end: ended = true
                     case .head: throw ClientError(.protocolViolation, stage: .transport, message: "Unexpected head")
                     }
                 }
                 connection.events.removeAll(keepingCapacity: true)
+                if let meter {
+                    meter.settle(used: bodyBytes, granted: granted)
+                    granted = 0
+                }
             }
         } catch {
+            if let meter, granted > 0 { meter.settle(used: 0, granted: granted) }
             let discarded = state.withLock { state -> Bool in
                 state.reading = nil
                 if !state.discarded { state.failure = error }

@@ -60,6 +60,10 @@ struct HTTP1Exchange {
         }
         var progress = ProgressCounter(context: context, direction: .download, expected: expected)
         for chunk in chunks { progress.add(chunk.count) }
+        // Body bytes that came with the head were read without asking: they still count against the budget.
+        if !chunks.isEmpty, let meter = BandwidthMeter(context, direction: .download) {
+            meter.settle(unasked: chunks.reduce(0) { $0 + $1.count })
+        }
         let reuse = ReusePolicy(
             keepAlive: head.keepAlive && plan.persistent && writeError == nil,
             idleTimeout: head.keepAliveTimeout.map { UInt64(max(0, $0)) &* 1_000_000_000 } ?? plan.idleTimeout)

@@ -5,6 +5,10 @@ import HTTPCore
 
 /// Sends a request head and body on a connection, in constant memory, reporting upload progress and asking the
 /// bandwidth limiter before each body write.
+///
+/// With a limiter, a file is read in pieces no larger than the grant, just before they are sent; a stream's next
+/// chunk is pulled only once the previous one was sent, so the source is read no faster than the limit allows (at
+/// most one chunk is held). Each write is settled with the bytes that went out.
 struct RequestWriter {
     /// Pieces of a body are written (and reported) this big at most.
     static let pieceSize = 64 * 1024
@@ -12,12 +16,14 @@ struct RequestWriter {
     let plan: ExchangePlan
     let connection: Connection
     let context: RequestContext
+    private let meter: BandwidthMeter?
     private var progress: ProgressCounter
 
     init(plan: ExchangePlan, connection: Connection, context: RequestContext) {
         self.plan = plan
         self.connection = connection
         self.context = context
+        meter = BandwidthMeter(context, direction: .upload)
         progress = ProgressCounter(context: context, direction: .upload, expected: plan.request.body?.length)
     }
 
@@ -30,7 +36,7 @@ struct RequestWriter {
             return
         }
         switch body.content {
-        case .bytes(let bytes) where bytes.count <= Self.pieceSize && context.bandwidth == nil:
+        case .bytes(let bytes) where bytes.count <= Self.pieceSize && meter == nil:
             // One send for head and body: one syscall, one TCP segment for small requests.
             var message = plan.head
             message.append(contentsOf: bytes)
@@ -48,23 +54,36 @@ struct RequestWriter {
         }
     }
 
-    private mutating func allowance(_ wanted: Int) async throws -> Int {
+    /// How many of `wanted` bytes may go out now: the limiter's grant, or all of them without a limiter.
+    private func allowance(_ wanted: Int) async throws -> Int {
         try Task.checkCancellation()
-        guard let limiter = context.bandwidth else { return wanted }
-        return max(1, min(wanted, try await limiter.allowance(for: wanted, direction: .upload)))
+        guard let meter else { return wanted }
+        return try await meter.grant(upTo: wanted)
+    }
+
+    /// Settles a grant of `count` bytes: all of it after the write, none when it failed (the request fails then,
+    /// and the connection is closed).
+    private func settle(_ count: Int, sent: Bool) {
+        meter?.settle(used: sent ? count : 0, granted: count)
     }
 
     private mutating func writePieces(of bytes: [UInt8], chunked: Bool) async throws {
         var offset = 0
         while offset < bytes.count {
             let count = try await allowance(min(Self.pieceSize, bytes.count - offset))
-            if chunked {
-                try await connection.write(HTTP1RequestSerializer.chunkPrefix(count: count))
-                try await connection.write(bytes, range: offset..<offset + count)
-                try await connection.write(HTTP1RequestSerializer.chunkSuffix)
-            } else {
-                try await connection.write(bytes, range: offset..<offset + count)
+            do {
+                if chunked {
+                    try await connection.write(HTTP1RequestSerializer.chunkPrefix(count: count))
+                    try await connection.write(bytes, range: offset..<offset + count)
+                    try await connection.write(HTTP1RequestSerializer.chunkSuffix)
+                } else {
+                    try await connection.write(bytes, range: offset..<offset + count)
+                }
+            } catch {
+                settle(count, sent: false)
+                throw error
             }
+            settle(count, sent: true)
             offset += count
             progress.add(count)
         }
@@ -113,21 +132,27 @@ struct RequestWriter {
         defer { buffer.deallocate() }
         var offset: Int64 = 0
         while offset < length {
-            let wanted = try await allowance(Int(min(Int64(Self.pieceSize), length - offset)))
-            var count = 0
-            while count < wanted {
-                let read = pread(file, buffer.baseAddress! + count, wanted - count, off_t(offset) + off_t(count))
-                if read > 0 {
-                    count += read
-                } else if read == 0 {
-                    throw ClientError(.storageFailed, stage: .transport,
-                                      message: "\(path) became shorter while it was being sent")
-                } else if errno != EINTR {
-                    throw ClientError(.storageFailed, stage: .transport, message: "Cannot read \(path)",
-                                      underlying: SyscallError.last("pread"))
+            let count = try await allowance(Int(min(Int64(Self.pieceSize), length - offset)))
+            do {
+                var filled = 0
+                while filled < count {
+                    let read = pread(file, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+                    if read > 0 {
+                        filled += read
+                    } else if read == 0 {
+                        throw ClientError(.storageFailed, stage: .transport,
+                                          message: "\(path) became shorter while it was being sent")
+                    } else if errno != EINTR {
+                        throw ClientError(.storageFailed, stage: .transport, message: "Cannot read \(path)",
+                                          underlying: SyscallError.last("pread"))
+                    }
                 }
+                try await connection.write(buffer.baseAddress!, count: count)
+            } catch {
+                settle(count, sent: false)
+                throw error
             }
-            try await connection.write(buffer.baseAddress!, count: count)
+            settle(count, sent: true)
             offset += Int64(count)
             progress.add(count)
         }
