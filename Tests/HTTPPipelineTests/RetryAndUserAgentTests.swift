@@ -57,6 +57,34 @@ import Testing
         #expect(response.body == [1, 2])
         #expect(response.info.retryCount == 1)
     }
+
+    /// One loop counts head and body timeouts together and resends the hop it had reached, not the original URL.
+    @Test func headAndBodyTimeoutsShareOneBudgetAndResendTheRedirectedHop() async throws {
+        let finalAttempts = Atomic<Int>(0)
+        let transport = ScriptedTransport { request, _ in
+            if request.url.path() == "/old" { return Response.redirect(302, to: "/new") }
+            switch finalAttempts.add(1, ordering: .relaxed).newValue {
+            case 1: throw ClientError(.timedOut, message: "no head")
+            case 2:
+                return Response(status: .ok, body: ResponseBody(expectedLength: 2,
+                                                                source: StallingBodySource(failsWithTimeout: true)))
+            default:
+                return Response(status: .ok, body: ResponseBody(expectedLength: 2,
+                                                                source: StallingBodySource(failsWithTimeout: false)))
+            }
+        }
+        var request = Request("http://a.example/old")
+        request.options.retriesOnTimeout = 2
+        let response = try await Client(transport: transport).send(request)
+        #expect(response.body == [1, 2])
+        #expect(response.info.retryCount == 2)
+        #expect(transport.requests.map { $0.url.path() } == ["/old", "/new", "/new", "/new"])
+
+        finalAttempts.store(0, ordering: .relaxed)
+        request.options.retriesOnTimeout = 1
+        let error = await #expect(throws: ClientError.self) { try await Client(transport: transport).send(request) }
+        #expect(error?.code == .timedOut)
+    }
 }
 
 /// Yields one chunk, then either times out or yields the second.

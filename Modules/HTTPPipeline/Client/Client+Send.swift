@@ -25,7 +25,7 @@ extension Client {
     public func stream(_ request: Request) async throws -> StreamingResponse {
         let id = RequestID.next()
         let response = try await RequestPipeline(client: self)
-            .run(request, id: id, originalURL: request.url, retriesUsed: 0, events: PipelineEvents())
+            .run(request, id: id, originalURL: request.url, events: PipelineEvents()) { $0 }
         var body = ResponseBody(
             expectedLength: response.body.expectedLength, source: TransportStagedBodySource(base: response.body.source))
         if !request.options.inflatesWhenComplete,
@@ -38,28 +38,16 @@ extension Client {
         return StreamingResponse(head: response.head, body: body, info: response.info)
     }
 
-    /// Runs the pipeline and reads the body, sending the request again when the body times out and retries
-    /// remain. With `onData`, chunks go to it and are not kept.
+    /// Runs the pipeline and reads the body; a body that times out is sent again by the pipeline's retry loop
+    /// while retries remain. With `onData`, chunks go to it and are not kept.
     func send(
         _ request: Request,
         id: RequestID,
         events: PipelineEvents,
         onData: (@Sendable ([UInt8]) -> Void)?
     ) async throws -> ClientResponse {
-        let pipeline = RequestPipeline(client: self)
-        var current = request
-        var retriesUsed = 0
-        while true {
-            let response = try await pipeline.run(current, id: id, originalURL: request.url,
-                                                  retriesUsed: retriesUsed, events: events)
-            do {
-                return try await ResponseReader(client: self, onData: onData).read(response)
-            } catch let error as ClientError
-                where error.code == .timedOut && response.info.retryCount < current.options.retriesOnTimeout
-            {
-                retriesUsed = response.info.retryCount + 1
-                current = response.info.finalRequest
-            }
+        try await RequestPipeline(client: self).run(request, id: id, originalURL: request.url, events: events) {
+            try await ResponseReader(client: self, onData: onData).read($0)
         }
     }
 }

@@ -8,13 +8,19 @@ import Logging
 struct RequestPipeline: Sendable {
     let client: Client
 
-    func run(
+    /// Runs the request and hands the final response to `consume`, which reads its body.
+    ///
+    /// This is the one retry loop (ASIHTTPRequest's `numberOfTimesToRetryOnTimeout`): a timeout while waiting
+    /// for a head or while `consume` reads the body sends the current hop again, with the redirects, cookies and
+    /// credentials it has gathered, until the request's retries run out. `consume` that returns the response
+    /// unread (``Client/stream(_:)``) leaves later body timeouts to its caller.
+    func run<Result>(
         _ request: Request,
         id: RequestID,
         originalURL: URL,
-        retriesUsed: Int,
-        events: PipelineEvents
-    ) async throws -> StreamingResponse {
+        events: PipelineEvents,
+        consume: (StreamingResponse) async throws -> Result
+    ) async throws -> Result {
         try Self.validate(request.url)
         var logger = client.configuration.logger
         logger[metadataKey: "request-id"] = "\(id)"
@@ -28,7 +34,7 @@ struct RequestPipeline: Sendable {
 
         var current = BodyMethodRule.applied(to: request)
         var redirectCount = 0
-        var retryCount = retriesUsed
+        var retryCount = 0
         var authState = AuthenticationStage.State()
         var proxyAuthState = AuthenticationStage.State()
         var cached = cache.isEnabled ? try await cache.lookup(current) : nil
@@ -47,10 +53,20 @@ struct RequestPipeline: Sendable {
                 let head = ResponseHead(status: response.status, version: response.version,
                                         headerFields: response.headerFields, url: current.url)
                 events.receivedHead(head)
-                return StreamingResponse(head: head, body: response.body,
-                                         info: info(connectionID: nil, fromCache: true, cookies: []))
+                return try await consume(StreamingResponse(head: head, body: response.body,
+                                                           info: info(connectionID: nil, fromCache: true, cookies: [])))
             }
             cached = nil  // removed since the lookup
+        }
+
+        /// Whether `error` is a timeout the request may retry; counts the retry when it is.
+        func retrying(after error: any Error) -> Bool {
+            guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout else {
+                return false
+            }
+            retryCount += 1
+            logger.debug("timed out; retrying", metadata: ["retry": "\(retryCount)"])
+            return true
         }
 
         while true {
@@ -60,9 +76,7 @@ struct RequestPipeline: Sendable {
             relay?.beginAttempt(uploadLength: hop.body?.length)
             do {
                 response = try await send(hop, context: context)
-            } catch let error as ClientError where error.code == .timedOut && retryCount < current.options.retriesOnTimeout {
-                retryCount += 1
-                logger.debug("timed out; retrying", metadata: ["retry": "\(retryCount)"])
+            } catch where retrying(after: error) {
                 continue
             }
             let head = ResponseHead(status: response.status, version: response.version,
@@ -128,14 +142,19 @@ struct RequestPipeline: Sendable {
                 let cachedResponse = CacheStage.response(from: refreshed, body: body)
                 let head = ResponseHead(status: cachedResponse.status, version: response.version,
                                         headerFields: cachedResponse.headerFields, url: current.url)
-                return StreamingResponse(head: head, body: cachedResponse.body,
-                                         info: info(connectionID: response.connectionID, fromCache: true,
-                                                    cookies: cookies))
+                return try await consume(StreamingResponse(
+                    head: head, body: cachedResponse.body,
+                    info: info(connectionID: response.connectionID, fromCache: true, cookies: cookies)))
             }
             let body = try await cache.body(of: response, for: hop)
-            return StreamingResponse(head: head, body: relay?.trackingEnd(of: body) ?? body,
-                                     info: info(connectionID: response.connectionID, fromCache: false,
-                                                cookies: cookies))
+            let final = StreamingResponse(head: head, body: relay?.trackingEnd(of: body) ?? body,
+                                          info: info(connectionID: response.connectionID, fromCache: false,
+                                                     cookies: cookies))
+            do {
+                return try await consume(final)
+            } catch where retrying(after: error) {
+                continue
+            }
         }
     }
 
