@@ -26,16 +26,11 @@ extension Client {
         let id = RequestID.next()
         let response = try await RequestPipeline(client: self)
             .run(request, id: id, originalURL: request.url, events: PipelineEvents()) { $0 }
-        var body = ResponseBody(
+        let body = ResponseBody(
             expectedLength: response.body.expectedLength, source: TransportStagedBodySource(base: response.body.source))
-        if !request.options.inflatesWhenComplete,
-            ContentCoding.isDecodable(response.head, method: response.info.finalRequest.method, codecs: codecs)
-        {
-            body = body.decoded(with: try codecStaged {
-                try ContentCoding.makeDecoder(for: response.head.headerFields, codecs: codecs)
-            })
-        }
-        return StreamingResponse(head: response.head, body: body, info: response.info)
+        let plan = DecodingPlan.plan(for: response, reader: .stream, codecs: codecs)
+        return StreamingResponse(
+            head: response.head, body: try plan.streaming(body, codecs: codecs), info: response.info)
     }
 
     /// Runs the pipeline and reads the body; a body that times out is sent again by the pipeline's retry loop

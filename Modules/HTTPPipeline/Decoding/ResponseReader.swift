@@ -9,15 +9,11 @@ struct ResponseReader {
     func read(_ response: StreamingResponse) async throws -> ClientResponse {
         let request = response.info.finalRequest
         let codecs = client.codecs
-        let decodable = ContentCoding.isDecodable(response.head, method: request.method, codecs: codecs)
-        let onTheFly = decodable && !request.options.inflatesWhenComplete
         let maxBodySize = client.configuration.maxBodySize
-        func decoder() throws -> any ContentDecoder {
-            try codecStaged { try ContentCoding.makeDecoder(for: response.head.headerFields, codecs: codecs) }
-        }
 
         if let onData {
-            let body = onTheFly ? response.body.decoded(with: try decoder()) : response.body
+            let body = try DecodingPlan.plan(for: response, reader: .stream, codecs: codecs)
+                .streaming(response.body, codecs: codecs)
             try await staged(.transport) {
                 for try await chunk in body { onData(chunk) }
             }
@@ -30,15 +26,14 @@ struct ResponseReader {
             ).receive(response)
             return ClientResponse(head: response.head, body: body, info: response.info)
         }
-        if onTheFly {
-            let body = response.body.decoded(with: try decoder())
-            let bytes = try await staged(.transport) { try await body.collect(upTo: maxBodySize) }
-            return ClientResponse(head: response.head, body: bytes, info: response.info)
+        let plan = DecodingPlan.plan(for: response, reader: .memory, codecs: codecs)
+        let body = try plan.streaming(response.body, codecs: codecs)
+        let raw = try await staged(.transport) { try await body.collect(upTo: maxBodySize) }
+        guard case .whenComplete(let fields) = plan else {
+            return ClientResponse(head: response.head, body: raw, info: response.info)
         }
-        let raw = try await staged(.transport) { try await response.body.collect(upTo: maxBodySize) }
-        guard decodable else { return ClientResponse(head: response.head, body: raw, info: response.info) }
         let decoded = try codecStaged {
-            let decoder = try decoder()
+            let decoder = try ContentCoding.makeDecoder(for: fields, codecs: codecs)
             return try decoder.decode(raw) + decoder.finish()
         }
         guard decoded.count <= maxBodySize else {

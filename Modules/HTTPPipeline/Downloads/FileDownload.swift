@@ -46,14 +46,11 @@ struct FileDownload {
             append = true
         }
         // A resumed 206 completes the compressed file, which is then whole and can be inflated.
-        let compressed = ContentCoding.isDecodable(head, method: request.method, codecs: codecs, partial: append)
-        // A resumable download keeps the compressed bytes, the only state a later Range can continue.
-        let inflateAtEnd = compressed && (request.options.inflatesWhenComplete || resumable)
-        var body = response.body
-        if compressed && !inflateAtEnd {
-            body = body.decoded(
-                with: try codecStaged { try ContentCoding.makeDecoder(for: head.headerFields, codecs: codecs) })
-        }
+        let reader = DecodingPlan.Reader.file(partial: append, resumable: resumable)
+        let plan = DecodingPlan.plan(for: response, reader: reader, codecs: codecs)
+        let body = try plan.streaming(response.body, codecs: codecs)
+        var inflating: HTTPFields?
+        if case .whenComplete(let fields) = plan { inflating = fields }
         let size: Int64
         do {
             let file = try DownloadFile(path: temporary, append: append)
@@ -67,7 +64,7 @@ struct FileDownload {
             if !resumable { DownloadFile.remove(temporary) }
             throw error
         }
-        try await finish(temporary, size: size, inflating: inflateAtEnd ? head.headerFields : nil)
+        try await finish(temporary, size: size, inflating: inflating)
         return []
     }
 
