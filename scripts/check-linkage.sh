@@ -41,26 +41,32 @@ check_binary() { # check_binary NAME PATH
 probe="$(mktemp -d "${TMPDIR:-/tmp}/asikit-linkage.XXXXXX")"
 trap 'rm -rf "$probe"' EXIT
 identity="$(basename "$repo")"
-mkdir -p "$probe/Sources/LinkageProbe"
-cat >"$probe/Package.swift" <<EOF
+# write_probe_package DIR NAME PRODUCT...: a package at DIR with one executable NAME that depends on the products.
+write_probe_package() {
+    local directory="$1" name="$2" product dependencies=""
+    shift 2
+    for product in "$@"; do
+        dependencies+="                .product(name: \"$product\", package: \"$identity\"),"$'\n'
+    done
+    mkdir -p "$directory/Sources/$name"
+    cat >"$directory/Package.swift" <<EOF
 // swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
-    name: "LinkageProbe",
+    name: "$name",
     dependencies: [.package(path: "$repo")],
     targets: [
         .executableTarget(
-            name: "LinkageProbe",
+            name: "$name",
             dependencies: [
-                .product(name: "HTTPCore", package: "$identity"),
-                .product(name: "HTTPPipeline", package: "$identity"),
-                .product(name: "SocketTransport", package: "$identity"),
-            ]
+$dependencies            ]
         )
     ]
 )
 EOF
+}
+write_probe_package "$probe" LinkageProbe HTTPCore HTTPPipeline SocketTransport
 cat >"$probe/Sources/LinkageProbe/main.swift" <<'EOF'
 import FoundationEssentials
 import HTTPCore
@@ -90,22 +96,7 @@ fi
 # The README promises that its first Swift example compiles in a new package that depends on the ASIKit product
 # only; this builds that example as it stands in README.md (it is not run: it talks to example.com).
 readme_probe="$probe/readme"
-mkdir -p "$readme_probe/Sources/ReadmeExample"
-cat >"$readme_probe/Package.swift" <<EOF
-// swift-tools-version: 6.2
-import PackageDescription
-
-let package = Package(
-    name: "ReadmeExample",
-    dependencies: [.package(path: "$repo")],
-    targets: [
-        .executableTarget(
-            name: "ReadmeExample",
-            dependencies: [.product(name: "ASIKit", package: "$identity")]
-        )
-    ]
-)
-EOF
+write_probe_package "$readme_probe" ReadmeExample ASIKit
 awk '/^```swift$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' README.md \
     >"$readme_probe/Sources/ReadmeExample/main.swift"
 if ! grep -q '^import ASIKit$' "$readme_probe/Sources/ReadmeExample/main.swift"; then

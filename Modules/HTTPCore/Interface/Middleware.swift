@@ -1,9 +1,18 @@
-/// Wraps every transport call: can change the request, the response, or both (content codecs and
-/// throttling are middleware).
+/// Wraps every transport call: can change the request, the response, or both (signing a request, adding a
+/// header, tracing an attempt).
+///
+/// Middleware runs once per hop or attempt, outermost first, inside the pipeline's redirect, challenge and retry
+/// loop. Content codings and bandwidth limits have seams of their own (``ContentCodec``, ``BandwidthLimiter``);
+/// they are not middleware.
 ///
 /// ## Implementation requirements
-/// Call `next` at most once per attempt unless you mean to retry. Throw ``ClientError`` with
-/// ``ClientError/Stage/middleware(_:)``.
+/// - Call `next` at most once per attempt unless you mean to retry.
+/// - Errors: the pipeline names the middleware in the error's ``ClientError/stage``
+///   (``ClientError/Stage/middleware(_:)`` with the type's name) when you leave the stage `nil`, and wraps an
+///   error that is not a ``ClientError`` as ``ClientError/Code/middlewareFailed``. Errors coming back from
+///   `next` keep their stage (usually the transport's); rethrow them unchanged. `CancellationError` passes
+///   through unwrapped.
+/// - A middleware with resources or background work uses ``PluginLifecycle``; `Client.shutdown()` reaches it.
 ///
 /// ## Implement a custom middleware
 /// ```swift
