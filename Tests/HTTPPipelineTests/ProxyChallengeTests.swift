@@ -43,6 +43,7 @@ import Testing
                 response = .text("welcome")
             }
             response.route = route
+            response.isFromProxy = !route.isDirect
             return response
         }
     }
@@ -148,17 +149,54 @@ import Testing
         #expect(error.map { !"\($0)".contains("topsecret") && !"\($0)".contains("pat") } == true)
     }
 
-    @Test func a407OverADirectRouteFails() async throws {
+    /// A 407 the proxy did not send (a direct origin's, or an origin's inside a CONNECT tunnel) is an ordinary
+    /// response: it never asks for proxy credentials, never makes the pipeline forget one, and its cookies count.
+    @Test(arguments: [ProxyRoute.direct, proxy])
+    func a407NotFromTheProxyIsAnOrdinaryResponse(route: ProxyRoute) async throws {
+        let store = RecordingCredentialStore()
+        try await store.save(Self.good, for: CredentialScope(proxy: Self.proxy, realm: "Squid"))
+        let asked = Mutex<Int>(0)
         let transport = ScriptedTransport { _, _ in
             var fields = HTTPFields()
-            fields[.proxyAuthenticate] = "Basic realm=\"x\""
-            return .text("", status: 407, headerFields: fields)
+            fields[.proxyAuthenticate] = "Basic realm=\"Squid\""
+            fields[.setCookie] = "origin=1"
+            var response = Response.text("origin says 407", status: 407, headerFields: fields)
+            response.route = route  // isFromProxy stays false: the origin answered
+            return response
         }
+        var configuration = Client.Configuration()
+        configuration.authenticationHandler = { _ in
+            asked.withLock { $0 += 1 }
+            return Self.good
+        }
+        let jar = MemoryCookieJar()
+        var request = Request("https://a.example/")
+        request.options.proxyCredential = Self.good
+        let response = try await Client(transport: transport, cookies: jar, credentials: store,
+                                        configuration: configuration).send(request)
+        #expect(response.status.code == 407)
+        #expect(transport.requests.count == 1)
+        #expect(asked.withLock { $0 } == 0)
+        #expect(try await store.credential(for: CredentialScope(proxy: Self.proxy, realm: "Squid")) == Self.good)
+        #expect(jar.allCookies.map(\.name) == ["origin"])
+    }
+
+    @Test func aProxysOwnCookiesAreNeverStoredForTheOrigin() async throws {
+        let transport = ScriptedTransport { _, context in
+            if context.proxyAuthorization == nil {
+                var fields = HTTPFields()
+                fields[.proxyAuthenticate] = "Basic realm=\"Squid\""
+                fields[.setCookie] = "proxy=1"
+                return Response(status: .init(code: 407), headerFields: fields, route: Self.proxy, isFromProxy: true)
+            }
+            return Response(status: .ok, route: Self.proxy, isFromProxy: true)
+        }
+        let jar = MemoryCookieJar()
         var request = Request("http://a.example/")
         request.options.proxyCredential = Self.good
-        let error = await #expect(throws: ClientError.self) { try await Client(transport: transport).send(request) }
-        #expect(error?.code == .authenticationFailed)
-        #expect(transport.requests.count == 1)
+        let response = try await Client(transport: transport, cookies: jar).send(request)
+        #expect(response.status == .ok)
+        #expect(jar.allCookies.isEmpty)
     }
 
     @Test func sessionProxyCredentialNeverAnswersTheOrigin() async throws {

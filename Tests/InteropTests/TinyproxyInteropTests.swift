@@ -136,6 +136,7 @@ struct TinyproxyInteropTests {
                 #expect(first.status == .ok)
                 #expect(body == Array("hello\n".utf8))
                 #expect(first.route == proxy.route())
+                #expect(!first.isFromProxy)  // the origin answered, inside the tunnel
                 #expect(proxy.log.contains("CONNECT localhost:\(nginx.port(.tls))"), "\(proxy.log)")
                 // The tunnel is kept alive and reused like any connection.
                 let (second, _) = try await Self.send(transport, url, tls: tls)

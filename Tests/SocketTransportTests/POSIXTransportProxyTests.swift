@@ -35,11 +35,31 @@ import Testing
         let (response, body) = try await fetch(transport, testRequest(url))
         #expect(body == Array("from the proxy".utf8))
         #expect(response.route == route)
+        #expect(response.isFromProxy)
         let recorded = try #require(proxy.requests.first)
         #expect(recorded.target == "http://origin.example:8080/path/a%20b?q=1&r=2")
         #expect(recorded.header("Host") == "origin.example:8080")
         #expect(recorded.header("Proxy-Authorization") == nil)
-        #expect(resolver.urls == [url])
+        // The resolver never sees the fragment (nor user:password, below).
+        #expect(resolver.urls == [URL(string: "http://origin.example:8080/path/a%20b?q=1&r=2")!])
+    }
+
+    @Test func theResolverNeverSeesTheURLsCredentials() async throws {
+        let proxy = try LoopbackServer { _ in .ok("") }
+        defer { proxy.shutdown() }
+        let (transport, resolver) = proxied(.http(host: "127.0.0.1", port: proxy.port))
+        _ = try await fetch(transport, testRequest(URL(string: "http://alice:secret@origin.example/p?q")!))
+        #expect(resolver.urls == [URL(string: "http://origin.example/p?q")!])
+        #expect(resolver.urls.allSatisfy { !$0.absoluteString.contains("secret") })
+    }
+
+    @Test func aDirectResponseIsNotFromAProxy() async throws {
+        let server = try LoopbackServer { _ in .ok("") }
+        defer { server.shutdown() }
+        let (transport, _) = proxied(.direct)
+        let (response, _) = try await fetch(transport, testRequest(server.url("/")))
+        #expect(response.route == .direct)
+        #expect(!response.isFromProxy)
     }
 
     @Test func defaultPortIsLeftOutOfTheAbsoluteForm() async throws {

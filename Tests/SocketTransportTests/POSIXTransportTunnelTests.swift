@@ -32,6 +32,7 @@ import Testing
         let (response, body) = try await fetch(transport, request, context: context)
         #expect(response.status == .proxyAuthenticationRequired)
         #expect(response.route == route)
+        #expect(response.isFromProxy)
         #expect(body == Array("who?".utf8))
         let connect = try #require(proxy.requests.first)
         #expect(connect.method == "CONNECT")

@@ -11,9 +11,14 @@ public struct Response: Sendable {
     /// Which connection carried the response (ASIHTTPRequest's `connectionID`): equal IDs mean a reused
     /// connection. `nil` when the response did not come from a connection, for example from a cache.
     public var connectionID: UInt64?
-    /// The route the transport used: ``ProxyRoute/direct``, or the proxy that answered. The pipeline reads it to
-    /// answer a 407 challenge for that proxy.
+    /// The route the transport used: ``ProxyRoute/direct``, or the proxy the connection goes through.
     public var route: ProxyRoute
+    /// Whether the proxy on ``route`` produced or relayed this response: a response over a plain HTTP proxy, or the
+    /// proxy's own answer to `CONNECT`. `false` for a direct connection and for every response from inside a
+    /// `CONNECT` tunnel, which only the origin can send. The pipeline answers a 407 as a proxy's challenge only
+    /// when this is `true`, so an origin behind a tunnel can never ask for, or make the pipeline forget, proxy
+    /// credentials.
+    public var isFromProxy: Bool
 
     /// Creates a response.
     /// - Parameters:
@@ -23,13 +28,15 @@ public struct Response: Sendable {
     ///   - body: The body.
     ///   - connectionID: The connection that carried it, if any.
     ///   - route: The route the transport used.
+    ///   - isFromProxy: Whether the proxy produced or relayed the response (see ``isFromProxy``).
     public init(
         status: HTTPResponse.Status,
         version: HTTPVersion = .http1_1,
         headerFields: HTTPFields = [:],
         body: ResponseBody = .empty,
         connectionID: UInt64? = nil,
-        route: ProxyRoute = .direct
+        route: ProxyRoute = .direct,
+        isFromProxy: Bool = false
     ) {
         self.status = status
         self.version = version
@@ -37,6 +44,7 @@ public struct Response: Sendable {
         self.body = body
         self.connectionID = connectionID
         self.route = route
+        self.isFromProxy = isFromProxy
     }
 
     /// The whole status line, for example `HTTP/1.1 404 Not Found` (ASIHTTPRequest's `responseStatusMessage`).

@@ -84,12 +84,14 @@ struct RequestPipeline: Sendable {
             events.receivedHead(head)
             relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
             logger.debug("response", metadata: ["status": "\(response.status.code)"])
-            let cookies = SetCookieParser.cookies(in: response.headerFields, from: hop.url)
+            // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
+            let isProxyChallenge = response.status.code == 407 && response.isFromProxy
+            let cookies = isProxyChallenge ? [] : SetCookieParser.cookies(in: response.headerFields, from: hop.url)
             if current.options.usesCookieStore, !cookies.isEmpty {
                 try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.url) }
             }
 
-            if response.status.code == 407 {
+            if isProxyChallenge {
                 await response.body.discard()
                 logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
                 context.proxyAuthorization = try await staged(.credentials) {

@@ -49,10 +49,13 @@ enum ProxyTunnel {
         case 407:
             let kept = body ?? []
             let length = kept.reduce(0) { $0 + $1.count }
+            // The proxy's own answer: its cookies are not the origin's, so none of them reach the pipeline.
+            var fields = head.fields
+            fields[.setCookie] = nil
             let response = Response(
-                status: head.status, version: head.version, headerFields: head.fields,
+                status: head.status, version: head.version, headerFields: fields,
                 body: ResponseBody(expectedLength: Int64(length), source: BufferedBodySource(kept)),
-                connectionID: connection.id, route: proxy)
+                connectionID: connection.id, route: proxy, isFromProxy: true)
             throw Answer.challenged(response)
         case 502:
             throw RouteUnreachable(error: ClientError(
