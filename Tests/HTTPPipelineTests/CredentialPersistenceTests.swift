@@ -122,3 +122,31 @@ import Testing
         #expect(persistent.calls.filter(Self.isSave) == [.save(ProxyChallengeTests.proxyScope)])
     }
 }
+
+/// A credential accepted for one realm and then rejected by another realm of the same origin (after a redirect)
+/// stays stored for the realm that accepted it.
+@Suite struct AcceptedCredentialSurvivesAnotherRealmTests {
+    @Test func aRejectionInRealmBKeepsTheCredentialOfRealmA() async throws {
+        let alice = Credential(user: "alice", password: "wonderland")
+        let good = "Basic " + "alice:wonderland".base64
+        let transport = ScriptedTransport { request, _ in
+            var fields = HTTPFields()
+            if request.url.path() == "/a" {
+                if request.headerFields[.authorization] == good { return Response.redirect(302, to: "/b") }
+                fields[.wwwAuthenticate] = "Basic realm=\"A\""
+            } else {
+                fields[.wwwAuthenticate] = "Basic realm=\"B\""
+            }
+            return Response(status: .unauthorized, headerFields: fields)
+        }
+        let store = SessionCredentialStore()
+        var request = Request("http://a.example/a")
+        request.options.credential = alice
+        let error = await #expect(throws: ClientError.self) {
+            try await Client(transport: transport, credentials: store).send(request)
+        }
+        #expect(error?.code == .authenticationFailed)
+        let realmA = CredentialScope(scheme: "http", host: "a.example", port: 80, realm: "A")
+        #expect(try await store.credential(for: realmA) == alice)
+    }
+}

@@ -68,7 +68,9 @@ extension AuthenticationStage {
 
     /// Removes a rejected credential: from the session store wherever it answers for the scopes involved (when the
     /// request uses that store), and from the persistent store only when it came from there and the request asked
-    /// for persistence. A credential from any other source never removes a persistent one.
+    /// for persistence. A credential from any other source never removes a persistent one. A credential already
+    /// accepted in this request (for another realm, before a redirect) is removed only for the realm that
+    /// rejected it: it still works where it was accepted.
     private func forget(
         _ rejected: Credential,
         challengedScope: CredentialScope,
@@ -76,10 +78,12 @@ extension AuthenticationStage {
         state: State
     ) async throws {
         var scopes = [challengedScope]
-        if let used = state.scope, used != challengedScope { scopes.append(used) }
-        var realmless = challengedScope
-        realmless.realm = nil
-        if !scopes.contains(realmless) { scopes.append(realmless) }
+        if !state.isSaved {
+            if let used = state.scope, used != challengedScope { scopes.append(used) }
+            var realmless = challengedScope
+            realmless.realm = nil
+            if !scopes.contains(realmless) { scopes.append(realmless) }
+        }
         if request.options.usesCredentialStore, !store.isKnownEmpty {
             try await remove(rejected, from: store, scopes: scopes)
         }
