@@ -242,6 +242,23 @@ import Testing
         #expect(transport.core.pool.openCount(keyA) == 1)
     }
 
+    /// A tunnel opened with one user's `Proxy-Authorization` is never reused by a request with another answer or
+    /// none; plain-proxy connections carry the authorization per request and stay shared.
+    @Test func tunnelsArePooledByTheAuthorizationThatOpenedThem() throws {
+        let route = ProxyRoute.http(host: "proxy", port: 3128)
+        func key(_ url: String, _ value: String?) throws -> PoolKey {
+            try ExchangePlan(request: Request(url: URL(string: url)!), target: RequestTarget(url: URL(string: url)!),
+                             route: route, proxyAuthorization: value.map { ProxyAuthorization(proxy: route, value: $0) },
+                             idleTimeout: nil).key
+        }
+        let tunnelAlice = try key("https://origin.example/", "Basic YWxpY2U6YQ==")
+        #expect(tunnelAlice == (try key("https://origin.example/", "Basic YWxpY2U6YQ==")))
+        #expect(tunnelAlice != (try key("https://origin.example/", "Basic Ym9iOmI=")))
+        #expect(tunnelAlice != (try key("https://origin.example/", nil)))
+        #expect(!tunnelAlice.description.contains("YWxpY2U6YQ"))
+        #expect(try key("http://origin.example/", "Basic YWxpY2U6YQ==") == (try key("http://origin.example/", nil)))
+    }
+
     @Test func poolKeysOfDifferentRoutesDiffer() {
         let direct = PoolKey(scheme: "http", host: "h", port: 80)
         let viaA = PoolKey(scheme: "http", host: "h", port: 80, proxy: .http(host: "a", port: 3128))

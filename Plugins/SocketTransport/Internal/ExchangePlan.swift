@@ -65,7 +65,8 @@ struct ExchangePlan: Sendable {
         let authorization = proxyAuthorization.flatMap { $0.applies(to: route) ? $0 : nil }
         tunnelAuthorization = mode == .tunnel ? authorization : nil
         key = PoolKey(scheme: target.scheme, host: target.host, port: target.port,
-                      tls: target.isSecure ? request.options.tls : nil, proxy: route.isDirect ? nil : route)
+                      tls: target.isSecure ? request.options.tls : nil, proxy: route.isDirect ? nil : route,
+                      tunnelAuthorization: tunnelAuthorization?.value)
         let version = request.options.httpVersion
         if let body = request.body {
             framing = body.length.map { .contentLength($0) } ?? .chunked

@@ -21,6 +21,10 @@ struct PoolKey: Hashable, Sendable, CustomStringConvertible {
     /// The proxy the connection goes through; `nil` for a direct connection (kept optional, not
     /// ``ProxyRoute/direct``, so that direct keys hash as cheaply as before routes existed).
     var proxy: ProxyRoute?
+    /// For a `CONNECT` tunnel, the `Proxy-Authorization` it was opened with: a tunnel authenticated for one user is
+    /// never reused by a request that brought another answer, or none. Kept in memory only, never in
+    /// ``description``.
+    var tunnelAuthorization: String? = nil
 
     /// The route: ``ProxyRoute/direct`` or the proxy.
     var route: ProxyRoute { proxy ?? .direct }
