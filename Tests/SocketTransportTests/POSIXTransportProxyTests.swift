@@ -247,9 +247,10 @@ import Testing
     @Test func tunnelsArePooledByTheAuthorizationThatOpenedThem() throws {
         let route = ProxyRoute.http(host: "proxy", port: 3128)
         func key(_ url: String, _ value: String?) throws -> PoolKey {
-            try ExchangePlan(request: Request(url: URL(string: url)!), target: RequestTarget(url: URL(string: url)!),
-                             route: route, proxyAuthorization: value.map { ProxyAuthorization(proxy: route, value: $0) },
-                             idleTimeout: nil).key
+            let authorization = value.map { ProxyAuthorization(proxy: route, value: $0) }
+            let url = URL(string: url)!
+            return try ExchangePlan(request: Request(url: url), target: RequestTarget(url: url), route: route,
+                                    proxyAuthorization: authorization, idleTimeout: nil).key
         }
         let tunnelAlice = try key("https://origin.example/", "Basic YWxpY2U6YQ==")
         #expect(tunnelAlice == (try key("https://origin.example/", "Basic YWxpY2U6YQ==")))

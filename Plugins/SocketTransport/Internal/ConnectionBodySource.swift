@@ -42,7 +42,9 @@ final class ConnectionBodySource: ResponseBodySource {
     private let meter: BandwidthMeter?
     private let state: Mutex<State>
 
-    init(core: TransportCore, connection: Connection, chunks: [[UInt8]], reuse: ReusePolicy, progress: ProgressCounter) {
+    init(
+        core: TransportCore, connection: Connection, chunks: [[UInt8]], reuse: ReusePolicy, progress: ProgressCounter
+    ) {
         self.core = core
         self.reuse = reuse
         context = progress.context

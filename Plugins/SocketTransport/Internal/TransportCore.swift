@@ -79,7 +79,8 @@ final class TransportCore: Sendable {
             } catch {
                 let stale = reused && !connection.parser.receivedResponseBytes
                     && (error as? ClientError)?.code == .connectFailed
-                checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed", logger: context.logger)
+                checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed",
+                        logger: context.logger)
                 guard stale && !forceNew && plan.request.isIdempotent else { throw error }
                 context.logger.debug("Reused connection was closed by the server; retrying on a new connection",
                                      metadata: ["connection": "\(connection.id)"])
