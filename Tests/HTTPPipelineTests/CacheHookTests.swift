@@ -95,3 +95,42 @@ import Testing
 final class Version: Sendable {
     let value = Atomic<Int>(1)
 }
+
+/// `Vary` until the cache engine matches it (issue 13): an entry that varies is revalidated, never served blind,
+/// and a response that varies on `*` or on credentials is not stored.
+@Suite struct CacheVaryTests {
+    static func origin(vary: String) -> ScriptedTransport {
+        ScriptedTransport { request, _ in
+            var fields = HTTPFields()
+            fields[.eTag] = "\"v1\""
+            fields[.cacheControl] = "max-age=600"
+            fields[.vary] = vary
+            if request.headerFields[.ifNoneMatch] == "\"v1\"" {
+                return Response(status: .notModified, headerFields: fields)
+            }
+            return .text("variant", headerFields: fields)
+        }
+    }
+
+    @Test func aFreshEntryThatVariesIsRevalidated() async throws {
+        let transport = Self.origin(vary: "Accept-Language")
+        let client = Client(transport: transport, cache: MemoryCacheStore())
+        var request = Request("http://a.example/doc")
+        request.headerFields[.acceptLanguage] = "en"
+        _ = try await client.send(request)
+        request.headerFields[.acceptLanguage] = "fr"
+        let second = try await client.send(request)
+        #expect(transport.requests.count == 2)
+        #expect(transport.requests[1].headerFields[.ifNoneMatch] == "\"v1\"")
+        #expect(second.info.isFromCache)  // the server said the stored variant is still right
+    }
+
+    @Test(arguments: ["*", "Cookie", "Accept-Encoding, Authorization", "proxy-authorization"])
+    func responsesVaryingOnStarOrCredentialsAreNotStored(_ vary: String) async throws {
+        let cache = MemoryCacheStore()
+        var request = Request("http://a.example/doc")
+        request.headerFields[.cookie] = "session=secret"
+        _ = try await Client(transport: Self.origin(vary: vary), cache: cache).send(request)
+        #expect(cache.writeCount == 0)
+    }
+}

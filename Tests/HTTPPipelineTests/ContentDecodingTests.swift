@@ -96,6 +96,27 @@ import Testing
         #expect(error?.stage == .codec)
     }
 
+    /// A complete body that does not inflate is never kept in the cache, whether it is inflated at the end or as
+    /// it arrives; a cache hit would otherwise fail the same way until the entry expired.
+    @Test(arguments: [true, false])
+    func aBodyThatDoesNotInflateIsNotCached(atEnd: Bool) async throws {
+        let transport = ScriptedTransport { _, _ in
+            let encoded = Array(XorCodec.encode(Self.plain).dropLast(2))
+            var fields = HTTPFields()
+            fields[.contentEncoding] = "gzip"
+            fields[.cacheControl] = "max-age=600"
+            return Response(status: .ok, headerFields: fields, body: ResponseBody(bytes: encoded))
+        }
+        let cache = MemoryCacheStore()
+        let client = Client(transport: transport, cache: cache, codecs: [XorCodec()])
+        let request = Self.request { $0.options.inflatesWhenComplete = atEnd }
+        for _ in 0..<2 {
+            await #expect(throws: ClientError.self) { try await client.send(request) }
+        }
+        #expect(try await cache.entry(forKey: "http://a.example") == nil)
+        #expect(transport.requests.count == 2)  // the second request went to the network, not to a bad entry
+    }
+
     @Test func headAndNotModifiedAreNotDecoded() async throws {
         let transport = ScriptedTransport { _, _ in
             var fields = HTTPFields()

@@ -15,6 +15,16 @@ final class DecodingBodySource: ResponseBodySource {
     }
 
     func next() async throws -> [UInt8]? {
+        do {
+            return try await nextDecoded()
+        } catch let error as ClientError where error.stage == .codec {
+            // A body that does not decode is given up: its connection is freed and a cache writer is aborted.
+            await discard()
+            throw error
+        }
+    }
+
+    private func nextDecoded() async throws -> [UInt8]? {
         while true {
             guard let chunk = try await base.next() else {
                 let rest = try codecStaged {

@@ -65,6 +65,12 @@ struct CacheStage: Sendable {
         return head
     }
 
+    /// Removes the entry a request would have stored, if any.
+    func removeEntry(for request: Request) async throws {
+        guard let store else { return }
+        try await staged(.cache) { try await store.removeEntry(forKey: Self.key(for: request.url)) }
+    }
+
     /// Opens a cached entry's body; `nil` when the store no longer has it.
     static func open(_ entry: CacheEntry) async throws -> ResponseBody? {
         try await staged(.cache) { try await entry.body.open() }
@@ -113,10 +119,25 @@ struct CacheStage: Sendable {
         return varying
     }
 
+    /// Whether a response may be stored: not `no-store`, `no-cache` or `Pragma: no-cache`, and not varying on `*`
+    /// or on credentials (`Authorization`, `Proxy-Authorization`, `Cookie`): the entry would have to keep their
+    /// values to tell requests apart, and a cache never keeps a secret.
     static func allowsStoring(_ fields: HTTPFields) -> Bool {
         let cacheControl = directives(fields[values: .cacheControl])
         if cacheControl.keys.contains("no-store") || cacheControl.keys.contains("no-cache") { return false }
-        return !directives(fields[values: Self.pragma]).keys.contains("no-cache")
+        if directives(fields[values: Self.pragma]).keys.contains("no-cache") { return false }
+        let varying = directives(fields[values: .vary]).keys
+        return !varying.contains { $0 == "*" || Self.secretFields.contains($0) }
+    }
+
+    /// Request fields whose values a cache entry must never keep.
+    static let secretFields: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// Whether an entry may answer without asking the server: fresh, and not varying on request fields. Matching
+    /// `Vary` against the request is the cache engine's (issue 13); until then an entry that varies is always
+    /// revalidated, so it is never served to a request it was not made for.
+    static func answersWithoutAsking(_ head: CachedResponseHead, at date: Date) -> Bool {
+        head.isFresh(at: date) && head.headerFields[values: .vary].isEmpty
     }
 
     static let pragma = HTTPField.Name("Pragma")!

@@ -46,7 +46,7 @@ struct RequestPipeline: Sendable {
 
         events.started(request)
         logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(Self.redacted(request.url))"])
-        if let entry = cached, entry.head.isFresh(at: Date()) {
+        if let entry = cached, CacheStage.answersWithoutAsking(entry.head, at: Date()) {
             if let body = try await CacheStage.open(entry) {
                 logger.debug("answered from cache")
                 let response = CacheStage.response(from: entry.head, body: body)
@@ -156,6 +156,11 @@ struct RequestPipeline: Sendable {
                 return try await consume(final)
             } catch where retrying(after: error) {
                 continue
+            } catch let error as ClientError where error.code == .compressionFailed {
+                // The body was complete (and may have been committed to the cache) but does not inflate: a cache
+                // must not keep it, or every later hit would fail the same way.
+                try? await cache.removeEntry(for: hop)
+                throw error
             }
         }
     }
