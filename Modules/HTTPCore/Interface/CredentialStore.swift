@@ -4,8 +4,9 @@
 /// `useSessionPersistence`, on by default) and for persistence across launches (ASIHTTPRequest's Keychain,
 /// `useKeychainPersistence`, off unless a request asks). The pipeline decides which store is asked, saved to and
 /// removed from, following the request's options; a store only keeps and answers. In particular a store never
-/// decides that a credential is bad: the pipeline removes one only from the store it came from, and from the
-/// persistent store only when the request asked for persistence.
+/// decides that a credential is bad: after a rejection the pipeline removes it from the session store wherever
+/// that store answers with it (when the request uses the store), and from the persistent store only when it came
+/// from there and the request asked for persistence.
 ///
 /// ## Implementation requirements
 /// - Be safe to call from many tasks at once.

@@ -12,6 +12,8 @@
 ///   error that is not a ``ClientError`` as ``ClientError/Code/middlewareFailed``. Errors coming back from
 ///   `next` keep their stage (usually the transport's); rethrow them unchanged. `CancellationError` passes
 ///   through unwrapped.
+/// - To change a response, copy the one `next` returned and mutate it rather than building a new ``Response``:
+///   its ``Response/route`` and ``Response/isFromProxy`` tell the pipeline whether a 407 is a proxy's challenge.
 /// - A middleware with resources or background work uses ``PluginLifecycle``; `Client.shutdown()` reaches it.
 ///
 /// ## Implement a custom middleware

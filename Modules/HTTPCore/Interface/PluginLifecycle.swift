@@ -7,8 +7,9 @@
 /// every plug-in the client owns.
 ///
 /// ## Implementation requirements
-/// - ``run()`` does the background work until its task is cancelled or ``shutdown()`` is called, then returns.
-///   Library code starts no unstructured task: periodic work belongs here, where the app's task group owns it.
+/// - ``run()`` does the background work until its task is cancelled, then returns (it may return earlier, for
+///   example once ``shutdown()`` was called). Library code starts no unstructured task: periodic work belongs
+///   here, where the app's task group owns it.
 /// - ``shutdown()`` flushes what must reach storage and frees resources. It is idempotent, and requests made
 ///   after it may fail with ``ClientError/Code/cancelled`` or ``ClientError/Code/invalidConfiguration``, but
 ///   never crash.

@@ -97,15 +97,28 @@ public struct Client: Sendable {
     }
 
     /// Runs every plug-in's background work (a disk cache's eviction, a keyring's flush) until the task is
-    /// cancelled or the plug-ins are shut down. Await it in the app's task group beside its other services; a
-    /// client whose plug-ins have no background work returns at once.
-    /// - Throws: The first error a plug-in's ``PluginLifecycle/run()`` throws; the others are then cancelled.
+    /// cancelled, like a service: await it in the app's task group beside its other services and cancel it when
+    /// the app stops. It keeps waiting after plug-ins without background work return, so a task group that ends
+    /// when its first child ends is not ended by it.
+    /// - Throws: The first error a plug-in's ``PluginLifecycle/run()`` throws; the others are then cancelled. A
+    ///   cancellation ends it without an error.
     public func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for plugin in plugins {
                 group.addTask { try await plugin.run() }
             }
-            try await group.waitForAll()
+            do {
+                try await group.waitForAll()
+            } catch is CancellationError {
+                return
+            }
+        }
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: .seconds(3_600))
+            } catch {
+                return  // cancelled
+            }
         }
     }
 
