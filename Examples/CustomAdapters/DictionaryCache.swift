@@ -22,7 +22,9 @@ actor DictionaryCache: CacheStore {
         return Writer(cache: self, key: key, head: head)
     }
 
-    func updateHead(_ head: CachedResponseHead, forKey key: String) { entries[key]?.head = head }
+    func updateHead(_ head: CachedResponseHead, forKey key: String, replacing previous: CachedResponseHead) {
+        if entries[key]?.head == previous { entries[key]?.head = head }
+    }
 
     func removeEntry(forKey key: String) { entries[key] = nil }
 

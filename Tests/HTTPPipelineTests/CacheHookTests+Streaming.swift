@@ -76,8 +76,9 @@ extension CacheHookTests {
         let revalidated = try await client.send(Request(Self.url))
         #expect(revalidated.info.isFromCache)
         #expect(revalidated.text() == "body \"v1\"")
-        #expect(Array(cache.calls[before...]) == [.entry(key: Self.url), .updateHead(key: Self.url),
-                                                  .openBody(key: Self.url)])
+        // The body is opened before the head is updated, so it is the one committed with the looked-up head.
+        #expect(Array(cache.calls[before...]) == [.entry(key: Self.url), .openBody(key: Self.url),
+                                                  .updateHead(key: Self.url)])
         let refreshed = try #require(cache.entries[Self.url])
         #expect(refreshed.body == stored.body)
         #expect(refreshed.head.storedAt >= stored.head.storedAt)
@@ -230,8 +231,10 @@ struct VanishedBodyCache: CacheStore {
     {
         try await base.makeWriter(forKey: key, head: head, expectedLength: expectedLength)
     }
-    func updateHead(_ head: CachedResponseHead, forKey key: String) async throws {
-        try await base.updateHead(head, forKey: key)
+    func updateHead(_ head: CachedResponseHead, forKey key: String, replacing previous: CachedResponseHead)
+        async throws
+    {
+        try await base.updateHead(head, forKey: key, replacing: previous)
     }
     func removeEntry(forKey key: String) async throws { try await base.removeEntry(forKey: key) }
     func removeEntries(with policy: CacheStoragePolicy) async throws { try await base.removeEntries(with: policy) }

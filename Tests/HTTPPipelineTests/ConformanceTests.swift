@@ -43,7 +43,8 @@ struct ForgetfulCache: CacheStore {
     func makeWriter(forKey key: String, head: CachedResponseHead, expectedLength: Int64?) async throws
         -> (any CacheEntryWriter)?
     { nil }
-    func updateHead(_ head: CachedResponseHead, forKey key: String) async throws {}
+    func updateHead(_ head: CachedResponseHead, forKey key: String, replacing previous: CachedResponseHead)
+        async throws {}
     func removeEntry(forKey key: String) async throws {}
     func removeEntries(with policy: CacheStoragePolicy) async throws {}
     func removeAll() async throws {}
@@ -62,7 +63,8 @@ final class LeakyCache: CacheStore {
         entries.withLock { $0[key] = (head, []) }
         return Writer(cache: self, key: key)
     }
-    func updateHead(_ head: CachedResponseHead, forKey key: String) async throws {}
+    func updateHead(_ head: CachedResponseHead, forKey key: String, replacing previous: CachedResponseHead)
+        async throws {}
     func removeEntry(forKey key: String) async throws { entries.withLock { $0[key] = nil } }
     func removeEntries(with policy: CacheStoragePolicy) async throws {}
     func removeAll() async throws { entries.withLock { $0 = [:] } }

@@ -147,6 +147,6 @@ import Testing
         }
         #expect(error?.code == .authenticationFailed)
         let realmA = CredentialScope(scheme: "http", host: "a.example", port: 80, realm: "A")
-        #expect(try await store.credential(for: realmA) == alice)
+        #expect(await store.credential(for: realmA) == alice)
     }
 }

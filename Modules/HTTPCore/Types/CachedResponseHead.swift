@@ -5,7 +5,7 @@ public import FoundationEssentials
 ///
 /// A lookup returns the head first (in a ``CacheEntry``), so the pipeline can decide whether the entry is fresh,
 /// must be revalidated or will be replaced before any body byte is read. After a `304` the pipeline replaces the
-/// head alone with ``CacheStore/updateHead(_:forKey:)``.
+/// head alone with ``CacheStore/updateHead(_:forKey:replacing:)``.
 public struct CachedResponseHead: Sendable, Hashable {
     /// The status of the stored response.
     public var status: HTTPResponse.Status

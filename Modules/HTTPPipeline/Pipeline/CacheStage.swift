@@ -60,7 +60,9 @@ struct CacheStage: Sendable {
         head.expiresAt = Self.expiry(of: head.headerFields, now: now)
         if let store, !request.options.cachePolicy.contains(.doNotWriteToCache) {
             let refreshed = head
-            try await staged(.cache) { try await store.updateHead(refreshed, forKey: Self.key(for: request.url)) }
+            try await staged(.cache) {
+                try await store.updateHead(refreshed, forKey: Self.key(for: request.url), replacing: cached)
+            }
         }
         return head
     }

@@ -136,11 +136,12 @@ struct RequestPipeline: Sendable {
 
             if response.status == .notModified, let entry = cached {
                 await response.body.discard()
-                let refreshed = try await cache.revalidated(entry.head, by: response, for: current)
+                // The body first: it is the one committed with the looked-up head, even if the key was replaced since.
                 guard let body = try await CacheStage.open(entry) else {
                     cached = nil  // removed since the lookup: ask again without conditions
                     continue
                 }
+                let refreshed = try await cache.revalidated(entry.head, by: response, for: current)
                 let cachedResponse = CacheStage.response(from: refreshed, body: body)
                 let head = ResponseHead(status: cachedResponse.status, version: response.version,
                                         headerFields: cachedResponse.headerFields, url: current.url)

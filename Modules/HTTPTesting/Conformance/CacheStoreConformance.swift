@@ -79,10 +79,15 @@ public enum CacheStoreConformance {
         refreshed.headerFields[.eTag] = "\"refreshed\""
         refreshed.storedAt = first.head.storedAt + 600
         refreshed.expiresAt = first.head.storedAt + 1200
-        try await store.updateHead(refreshed, forKey: a)
+        try await store.updateHead(refreshed, forKey: a, replacing: first.head)
         try await checker.expectEntry(store, a, Sample(head: refreshed, body: first.body), "after a head update")
-        try await store.updateHead(refreshed, forKey: b)
+        try await store.updateHead(refreshed, forKey: b, replacing: first.head)
         try checker.expect(try await store.entry(forKey: b) == nil, "a head update created an entry")
+
+        checker.check = "updateHeadOnlyReplacesTheHeadItWasGiven"
+        try await checker.writer(store, b, second).commit()
+        try await store.updateHead(refreshed, forKey: b, replacing: first.head)  // b holds another entry now
+        try await checker.expectEntry(store, b, second, "after a head update meant for an entry since replaced")
 
         checker.check = "removeByKey"
         try await store.removeEntry(forKey: a)

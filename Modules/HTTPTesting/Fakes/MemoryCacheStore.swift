@@ -58,13 +58,18 @@ public final class MemoryCacheStore: CacheStore {
         }
     }
 
-    /// Replaces the head of an existing entry.
+    /// Replaces the head of an existing entry while it is still `previous`.
     /// - Parameters:
     ///   - head: The new head.
     ///   - key: The key.
+    ///   - previous: The head the lookup returned.
     /// - Throws: The error set with ``failEveryCall(with:)``.
-    public func updateHead(_ head: CachedResponseHead, forKey key: String) async throws {
-        try record(.updateHead(key: key)) { state in state.entries[key]?.head = head }
+    public func updateHead(_ head: CachedResponseHead, forKey key: String, replacing previous: CachedResponseHead)
+        async throws
+    {
+        try record(.updateHead(key: key)) { state in
+            if state.entries[key]?.head == previous { state.entries[key]?.head = head }
+        }
     }
 
     /// Removes the entry.

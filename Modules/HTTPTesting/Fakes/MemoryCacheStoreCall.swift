@@ -16,7 +16,7 @@ public enum MemoryCacheStoreCall: Sendable, Hashable {
     case abort(key: String)
     /// A writer declined the entry because it grew past the cap.
     case decline(key: String)
-    /// ``MemoryCacheStore/updateHead(_:forKey:)``.
+    /// ``MemoryCacheStore/updateHead(_:forKey:replacing:)``.
     case updateHead(key: String)
     /// ``MemoryCacheStore/removeEntry(forKey:)``.
     case removeEntry(key: String)
