@@ -6,6 +6,8 @@ public struct RequestOptions: Sendable {
     /// The longest a TCP connect plus TLS handshake may take; `nil` uses ``timeout``.
     public var connectTimeout: Duration?
     /// How many times a timed-out request is sent again before it fails (`numberOfTimesToRetryOnTimeout`). Default 0.
+    /// A timeout while the body streams sends the current hop again and the body starts over: a data callback
+    /// then sees the first bytes again (a resumable download continues with `Range` instead).
     public var retriesOnTimeout: Int
     /// Whether 301, 302, 303, 307 and 308 responses are followed (`shouldRedirect`). Default `true`.
     public var followsRedirects: Bool
