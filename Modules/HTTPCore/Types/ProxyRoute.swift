@@ -32,18 +32,59 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
         public var scheme: String { base.rawValue }
     }
 
+    /// The route's fields, kept out of line: requests, responses and contexts carry a route on every call, and a
+    /// direct route (the common case) is then a single `nil` word that copies without any reference counting.
+    private final class Storage: Sendable {
+        let kind: Kind
+        let host: String
+        let port: Int
+        let credential: Credential?
+        let resolvesNamesRemotely: Bool
+
+        init(kind: Kind, host: String, port: Int, credential: Credential?, resolvesNamesRemotely: Bool) {
+            self.kind = kind
+            self.host = host
+            self.port = port
+            self.credential = credential
+            self.resolvesNamesRemotely = resolvesNamesRemotely
+        }
+    }
+
+    // nil for a direct route.
+    private var storage: Storage?
+
     /// How the proxy is spoken to.
-    public var kind: Kind
+    public var kind: Kind {
+        get { storage?.kind ?? .direct }
+        set { self = ProxyRoute(kind: newValue, host: host, port: port, credential: credential,
+                                resolvesNamesRemotely: resolvesNamesRemotely) }
+    }
     /// The proxy's host; empty for ``Kind/direct``.
-    public var host: String
+    public var host: String {
+        get { storage?.host ?? "" }
+        set { self = ProxyRoute(kind: kind, host: newValue, port: port, credential: credential,
+                                resolvesNamesRemotely: resolvesNamesRemotely) }
+    }
     /// The proxy's port; 0 for ``Kind/direct``.
-    public var port: Int
+    public var port: Int {
+        get { storage?.port ?? 0 }
+        set { self = ProxyRoute(kind: kind, host: host, port: newValue, credential: credential,
+                                resolvesNamesRemotely: resolvesNamesRemotely) }
+    }
     /// The credential the route was configured with, for `Proxy-Authorization` or SOCKS5 user/password
     /// authentication; `nil` when none was given.
-    public var credential: Credential?
+    public var credential: Credential? {
+        get { storage?.credential }
+        set { self = ProxyRoute(kind: kind, host: host, port: port, credential: newValue,
+                                resolvesNamesRemotely: resolvesNamesRemotely) }
+    }
     /// Whether the proxy resolves the origin's host name (SOCKS4a always; SOCKS5 when `true`, curl's `socks5h`).
     /// HTTP proxies always resolve names themselves.
-    public var resolvesNamesRemotely: Bool
+    public var resolvesNamesRemotely: Bool {
+        get { storage?.resolvesNamesRemotely ?? false }
+        set { self = ProxyRoute(kind: kind, host: host, port: port, credential: credential,
+                                resolvesNamesRemotely: newValue) }
+    }
 
     /// Creates a route.
     /// - Parameters:
@@ -53,15 +94,30 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
     ///   - credential: The proxy's credential, if the configuration gave one.
     ///   - resolvesNamesRemotely: For SOCKS5, whether the proxy resolves host names. Ignored for other kinds.
     public init(kind: Kind, host: String, port: Int, credential: Credential? = nil, resolvesNamesRemotely: Bool = true) {
-        self.kind = kind
-        self.host = kind == .direct ? "" : host.lowercased()
-        self.port = kind == .direct ? 0 : port
-        self.credential = kind == .direct ? nil : credential
-        switch kind {
-        case .socks5: self.resolvesNamesRemotely = resolvesNamesRemotely
-        case .direct: self.resolvesNamesRemotely = false
-        default: self.resolvesNamesRemotely = true
+        guard kind != .direct else {
+            storage = nil
+            return
         }
+        storage = Storage(kind: kind, host: host.lowercased(), port: port, credential: credential,
+                          resolvesNamesRemotely: kind == .socks5 ? resolvesNamesRemotely : true)
+    }
+
+    /// Compares kind, host, port, credential and name resolution.
+    public static func == (lhs: ProxyRoute, rhs: ProxyRoute) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.kind == rhs.kind && lhs.host == rhs.host && lhs.port == rhs.port && lhs.credential == rhs.credential
+            && lhs.resolvesNamesRemotely == rhs.resolvesNamesRemotely
+    }
+
+    /// Hashes kind, host, port, credential and name resolution.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        guard storage != nil else { return }
+        hasher.combine(host)
+        hasher.combine(port)
+        hasher.combine(credential)
+        hasher.combine(resolvesNamesRemotely)
     }
 
     /// Connect to the origin itself.
@@ -115,7 +171,7 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether this route goes through a proxy.
-    public var isDirect: Bool { kind == .direct }
+    public var isDirect: Bool { storage == nil }
 
     /// Whether `other` names the same proxy (kind, host and port), whatever the credentials.
     /// - Parameter other: Another route.
