@@ -18,7 +18,9 @@
 /// - Never let a `Proxy-Authorization` field reach an origin: drop one the caller set on a direct route, in a
 ///   `CONNECT` tunnel and on any route but a plain HTTP proxy, and send ``RequestContext/proxyAuthorization`` only
 ///   to the proxy it ``ProxyAuthorization/applies(to:)`` (with the request, or with `CONNECT`). Set
-///   ``Response/route`` to the route the response came through.
+///   ``Response/route`` to the route the response came through, and ``Response/isFromProxy`` when the proxy
+///   produced or relayed it (a plain HTTP proxy, or its answer to `CONNECT`; never a response from inside a
+///   tunnel): only then is a 407 the proxy's challenge.
 /// - A transport that takes a ``ProxyResolver`` tries its routes in order, going on to the next only when a
 ///   connection could not be opened (before any byte of the request was sent), and pools connections per route.
 /// - ``PluginLifecycle/shutdown()`` closes idle connections and frees resources; it is idempotent.
