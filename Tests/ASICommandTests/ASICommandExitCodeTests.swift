@@ -25,7 +25,8 @@ struct ASICommandExitCodeTests {
     }
 
     @Test func aRefusedPortExits7AndSilentHidesTheMessage() async throws {
-        let url = "http://127.0.0.1:\(LoopbackPorts.pick(1)[0])/"
+        let refusing = RefusingPort()
+        let url = "http://127.0.0.1:\(refusing.port)/"
         let run = try await ASICommandRun.run([url])
         #expect(run.status == 7)
         #expect(run.stderr.contains("(7) connectFailed"))
@@ -37,6 +38,7 @@ struct ASICommandExitCodeTests {
         let shown = try await ASICommandRun.run(["-s", "-S", url])
         #expect(shown.status == 7)
         #expect(shown.stderr.contains("(7)"))
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func failOnA404Exits22() async throws {

@@ -94,9 +94,9 @@ struct TinyproxyInteropTests {
     @Test func aDeadProxyFailsOverToTinyproxy() async throws {
         let origin = try LoopbackServer { _ in .ok("via the second proxy") }
         defer { origin.shutdown() }
-        let dead = try LoopbackServer { _ in .ok("never") }
+        let dead = RefusingPort()
+        defer { withExtendedLifetime(dead) {} }
         let deadRoute = ProxyRoute.http(host: "127.0.0.1", port: dead.port)
-        dead.shutdown()
         try await withTinyproxy { proxy in
             let transport = Self.transport(deadRoute, proxy.route())
             let (response, body) = try await Self.send(transport, origin.url("/c"))

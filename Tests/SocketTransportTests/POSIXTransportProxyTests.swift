@@ -16,12 +16,12 @@ import Testing
         return (POSIXTransport(configuration: .init(proxyResolver: resolver)), resolver)
     }
 
-    /// A port nothing listens on: a server is started, its port noted, and the server stopped.
-    private func refusedPort() throws -> Int {
-        let server = try LoopbackServer { _ in .ok("never") }
-        let port = server.port
-        server.shutdown()
-        return port
+    /// Ports that refuse connections for the whole run (bound, never listening), so no parallel test can take them.
+    private static let refusing = [RefusingPort(), RefusingPort()]
+
+    /// A port nothing listens on.
+    private func refusedPort(_ index: Int = 0) -> Int {
+        Self.refusing[index].port
     }
 
     // MARK: Plain HTTP proxy
@@ -144,7 +144,7 @@ import Testing
     func proxyAuthorizationNeverReachesAnOrigin(resolver kind: String) async throws {
         let origin = try LoopbackServer { _ in .ok("origin") }
         defer { origin.shutdown() }
-        let dead = ProxyRoute.http(host: "127.0.0.1", port: try refusedPort())
+        let dead = ProxyRoute.http(host: "127.0.0.1", port: refusedPort())
         let transport: POSIXTransport = switch kind {
         case "none": POSIXTransport()
         case "direct": proxied(.direct).0
@@ -168,7 +168,7 @@ import Testing
         let proxy = try LoopbackServer { _ in .ok("second") }
         defer { proxy.shutdown() }
         let live = ProxyRoute.http(host: "127.0.0.1", port: proxy.port)
-        let (transport, resolver) = proxied(.http(host: "127.0.0.1", port: try refusedPort()), live)
+        let (transport, resolver) = proxied(.http(host: "127.0.0.1", port: refusedPort()), live)
         let (response, body) = try await fetch(transport, testRequest(URL(string: "http://origin.example/")!))
         #expect(body == Array("second".utf8))
         #expect(response.route == live)
@@ -179,7 +179,7 @@ import Testing
     @Test func aRefusedProxyFailsOverToDirect() async throws {
         let origin = try LoopbackServer { _ in .ok("origin") }
         defer { origin.shutdown() }
-        let (transport, _) = proxied(.http(host: "127.0.0.1", port: try refusedPort()), .direct)
+        let (transport, _) = proxied(.http(host: "127.0.0.1", port: refusedPort()), .direct)
         let (response, body) = try await fetch(transport, testRequest(origin.url("/d")))
         #expect(body == Array("origin".utf8))
         #expect(response.route == .direct)
@@ -187,8 +187,8 @@ import Testing
     }
 
     @Test func whenEveryRouteFailsTheLastErrorIsThrown() async throws {
-        let first = try refusedPort()
-        let last = try refusedPort()
+        let first = refusedPort(0)
+        let last = refusedPort(1)
         let (transport, _) = proxied(.http(host: "127.0.0.1", port: first), .http(host: "127.0.0.1", port: last))
         let error = await expectClientError(.connectFailed) {
             _ = try await fetch(transport, testRequest(URL(string: "http://origin.example/")!))
