@@ -78,10 +78,10 @@ import Glibc
     }
 
     @Test func refusedConnectionIsConnectFailed() async throws {
-        let server = try LoopbackServer { _ in .ok("") }
-        let url = server.url("/gone")
-        server.shutdown()
+        let refusing = RefusingPort()
+        let url = URL(string: "http://127.0.0.1:\(refusing.port)/gone")!
         let error = await expectClientError(.connectFailed) { _ = try await fetch(POSIXTransport(), testRequest(url)) }
+        withExtendedLifetime(refusing) {}
         #expect((error?.underlying as? SyscallError)?.errno == ECONNREFUSED)
     }
 
