@@ -104,6 +104,13 @@ final class TransportCore: Sendable {
     ) async throws -> (Connection, reused: Bool) {
         switch try await pool.checkOut(plan.key, forceNew: forceNew, logger: logger) {
         case .reuse(let connection):
+            // A request that cannot be sent again (a POST) asks the socket itself before it goes out: the event loop
+            // may not have seen the server's close of an idle connection yet, and such a request would be lost on
+            // it. Idempotent requests skip the system call; a stale connection is retried for them.
+            if !plan.request.isIdempotent && !Socket.isQuiet(connection.fd) {
+                checkIn(connection, reuse: false, reason: "closed by the server", logger: logger)
+                return try await checkOut(plan, forceNew: forceNew, logger: logger)
+            }
             logger.trace("Reusing connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
             return (connection, true)
         case .create:
