@@ -32,21 +32,22 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
         public var scheme: String { base.rawValue }
     }
 
+    /// The fields of a route through a proxy.
+    private struct Fields: Hashable, Sendable {
+        var kind: Kind
+        var host: String
+        var port: Int
+        var credential: Credential?
+        var resolvesNamesRemotely: Bool
+    }
+
     /// The route's fields, kept out of line: requests, responses and contexts carry a route on every call, and a
     /// direct route (the common case) is then a single `nil` word that copies without any reference counting.
     private final class Storage: Sendable {
-        let kind: Kind
-        let host: String
-        let port: Int
-        let credential: Credential?
-        let resolvesNamesRemotely: Bool
+        let fields: Fields
 
-        init(kind: Kind, host: String, port: Int, credential: Credential?, resolvesNamesRemotely: Bool) {
-            self.kind = kind
-            self.host = host
-            self.port = port
-            self.credential = credential
-            self.resolvesNamesRemotely = resolvesNamesRemotely
+        init(_ fields: Fields) {
+            self.fields = fields
         }
     }
 
@@ -55,35 +56,30 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
 
     /// How the proxy is spoken to.
     public var kind: Kind {
-        get { storage?.kind ?? .direct }
-        set { self = ProxyRoute(kind: newValue, host: host, port: port, credential: credential,
-                                resolvesNamesRemotely: resolvesNamesRemotely) }
+        get { storage?.fields.kind ?? .direct }
+        set { update { $0.kind = newValue } }
     }
     /// The proxy's host; empty for ``Kind/direct``.
     public var host: String {
-        get { storage?.host ?? "" }
-        set { self = ProxyRoute(kind: kind, host: newValue, port: port, credential: credential,
-                                resolvesNamesRemotely: resolvesNamesRemotely) }
+        get { storage?.fields.host ?? "" }
+        set { update { $0.host = newValue } }
     }
     /// The proxy's port; 0 for ``Kind/direct``.
     public var port: Int {
-        get { storage?.port ?? 0 }
-        set { self = ProxyRoute(kind: kind, host: host, port: newValue, credential: credential,
-                                resolvesNamesRemotely: resolvesNamesRemotely) }
+        get { storage?.fields.port ?? 0 }
+        set { update { $0.port = newValue } }
     }
     /// The credential the route was configured with, for `Proxy-Authorization` or SOCKS5 user/password
     /// authentication; `nil` when none was given.
     public var credential: Credential? {
-        get { storage?.credential }
-        set { self = ProxyRoute(kind: kind, host: host, port: port, credential: newValue,
-                                resolvesNamesRemotely: resolvesNamesRemotely) }
+        get { storage?.fields.credential }
+        set { update { $0.credential = newValue } }
     }
     /// Whether the proxy resolves the origin's host name (SOCKS4a always; SOCKS5 when `true`, curl's `socks5h`).
     /// HTTP proxies always resolve names themselves.
     public var resolvesNamesRemotely: Bool {
-        get { storage?.resolvesNamesRemotely ?? false }
-        set { self = ProxyRoute(kind: kind, host: host, port: port, credential: credential,
-                                resolvesNamesRemotely: newValue) }
+        get { storage?.fields.resolvesNamesRemotely ?? false }
+        set { update { $0.resolvesNamesRemotely = newValue } }
     }
 
     /// Creates a route.
@@ -98,26 +94,29 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
             storage = nil
             return
         }
-        storage = Storage(kind: kind, host: host.lowercased(), port: port, credential: credential,
-                          resolvesNamesRemotely: kind == .socks5 ? resolvesNamesRemotely : true)
+        storage = Storage(Fields(kind: kind, host: host.lowercased(), port: port, credential: credential,
+                                 resolvesNamesRemotely: kind == .socks5 ? resolvesNamesRemotely : true))
+    }
+
+    /// Changes one field and builds the route again, so the initializer's rules (lower-cased host, a direct route
+    /// without fields) hold after every change.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage?.fields
+            ?? Fields(kind: .direct, host: "", port: 0, credential: nil, resolvesNamesRemotely: false)
+        change(&fields)
+        self = ProxyRoute(kind: fields.kind, host: fields.host, port: fields.port, credential: fields.credential,
+                          resolvesNamesRemotely: fields.resolvesNamesRemotely)
     }
 
     /// Compares kind, host, port, credential and name resolution.
     public static func == (lhs: ProxyRoute, rhs: ProxyRoute) -> Bool {
-        if lhs.storage === rhs.storage { return true }
-        return lhs.kind == rhs.kind && lhs.host == rhs.host && lhs.port == rhs.port && lhs.credential == rhs.credential
-            && lhs.resolvesNamesRemotely == rhs.resolvesNamesRemotely
+        lhs.storage === rhs.storage || lhs.storage?.fields == rhs.storage?.fields
     }
 
     /// Hashes kind, host, port, credential and name resolution.
     /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        guard storage != nil else { return }
-        hasher.combine(host)
-        hasher.combine(port)
-        hasher.combine(credential)
-        hasher.combine(resolvesNamesRemotely)
+        hasher.combine(storage?.fields)
     }
 
     /// Connect to the origin itself.
