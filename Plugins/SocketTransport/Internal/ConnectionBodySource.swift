@@ -99,29 +99,34 @@ final class ConnectionBodySource: ResponseBodySource {
             core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
             return
         }
-        var granted = 0
         do {
             while true {
-                var limit = Int.max
-                if let meter {
-                    granted = try await meter.grant(upTo: connection.readSize)
-                    limit = granted
-                }
-                let count = try await connection.read(upTo: limit)
-                try connection.parse(count)
-                if let meter {
-                    meter.settle(used: BandwidthMeter.bodyBytes(in: connection.events), granted: granted)
-                    granted = 0
-                }
+                try await readAndParse(connection, upTo: .max)
                 let ended = connection.events.contains { if case .end = $0 { true } else { false } }
                 connection.events.removeAll(keepingCapacity: true)
                 if ended { break }
             }
             core.finish(connection, reuse: reuse, logger: logger)
         } catch {
-            if let meter, granted > 0 { meter.settle(used: 0, granted: granted) }
             core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
         }
+    }
+
+    /// Reads once, at most `limit` bytes or the limiter's grant, and parses what came; the grant is settled with
+    /// the body bytes parsed, or with none when the read or the parse fails.
+    private func readAndParse(_ connection: Connection, upTo limit: Int) async throws {
+        guard let meter else {
+            try connection.parse(try await connection.read(upTo: limit))
+            return
+        }
+        let granted = try await meter.grant(upTo: connection.readSize)
+        do {
+            try connection.parse(try await connection.read(upTo: granted))
+        } catch {
+            meter.settle(used: 0, granted: granted)
+            throw error
+        }
+        meter.settle(used: BandwidthMeter.bodyBytes(in: connection.events), granted: granted)
     }
 
     /// Reads until at least one chunk or the end arrives.
@@ -129,35 +134,20 @@ final class ConnectionBodySource: ResponseBodySource {
         let logger = context.logger
         var received: [[UInt8]] = []
         var ended = false
-        var granted = 0
         do {
             try Task.checkCancellation()
             while received.isEmpty && !ended {
-                var limit = connection.readSize
-                if let meter {
-                    granted = try await meter.grant(upTo: limit)
-                    limit = granted
-                }
-                let count = try await connection.read(upTo: limit)
-                try connection.parse(count)
-                var bodyBytes = 0
+                try await readAndParse(connection, upTo: connection.readSize)
                 for event in connection.events {
                     switch event {
-                    case .body(let bytes):
-                        received.append(bytes)
-                        bodyBytes += bytes.count
+                    case .body(let bytes): received.append(bytes)
                     case .end: ended = true
                     case .head: throw ClientError(.protocolViolation, stage: .transport, message: "Unexpected head")
                     }
                 }
                 connection.events.removeAll(keepingCapacity: true)
-                if let meter {
-                    meter.settle(used: bodyBytes, granted: granted)
-                    granted = 0
-                }
             }
         } catch {
-            if let meter, granted > 0 { meter.settle(used: 0, granted: granted) }
             let discarded = state.withLock { state -> Bool in
                 state.reading = nil
                 if !state.discarded { state.failure = error }
