@@ -10,27 +10,9 @@ package enum LoopbackPorts {
     /// - Parameter count: How many ports.
     /// - Returns: The ports.
     package static func pick(_ count: Int) -> [Int] {
-        var sockets: [Int32] = []
-        defer { for fd in sockets { close(fd) } }
-        var ports: [Int] = []
-        while ports.count < count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            precondition(fd >= 0, "socket() failed: errno \(errno)")
-            sockets.append(fd)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-                }
-            }
-            precondition(bound, "binding 127.0.0.1:0 failed: errno \(errno)")
-            ports.append(Int(UInt16(bigEndian: address.sin_port)))
-        }
-        return ports
+        // Every socket stays bound until all ports are read, so the ports are distinct; they close on return.
+        let held = (0..<count).map { _ in RefusingPort() }
+        return held.map(\.port)
     }
 
     /// Whether this machine has an IPv6 loopback address (`::1`) that a server can listen on.
