@@ -19,12 +19,7 @@ struct CacheStage: Sendable {
 
     /// The URL without its fragment, its `user:password` (keys may end up in file names) and one trailing `/`.
     static func key(for url: URL) -> String {
-        var key = url.absoluteString
-        if url.user != nil || url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.user = nil
-            components.password = nil
-            key = components.string ?? key
-        }
+        var key = (url.removingUserInfo() ?? url).absoluteString
         if let hash = key.firstIndex(of: "#") { key = String(key[..<hash]) }
         if key.hasSuffix("/") { key.removeLast() }
         return key

@@ -232,11 +232,6 @@ struct RequestPipeline: Sendable {
 
     /// The URL without its user and password, for logs and errors.
     static func redacted(_ url: URL) -> String {
-        guard url.user != nil || url.password != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return url.absoluteString }
-        components.user = nil
-        components.password = nil
-        return components.string ?? "<url>"
+        url.removingUserInfo()?.absoluteString ?? "<url>"
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HTTPCore
 import Logging
 
@@ -18,7 +17,10 @@ extension TransportCore {
     /// - Throws: ``ClientError`` or `CancellationError`.
     func sendRouted(_ request: Request, resolver: any ProxyResolver, context: RequestContext) async throws -> Response {
         let target = try RequestTarget(url: request.url)
-        let routes = try await resolver.routes(for: Self.resolverURL(for: request.url))
+        // The resolver never sees the URL's user:password or fragment: a PAC script or its log must not get a
+        // credential.
+        let asked = request.url.removingUserInfo(droppingFragment: true) ?? request.url
+        let routes = try await resolver.routes(for: asked)
         guard !routes.isEmpty else {
             throw ClientError(.invalidConfiguration, stage: .transport,
                               message: "The proxy resolver returned no route (it must return at least one)")
@@ -39,22 +41,6 @@ extension TransportCore {
         }
         guard let lastError else { preconditionFailure("every route either returns or fails over") }
         throw lastError
-    }
-}
-
-extension TransportCore {
-    /// The URL a resolver is asked about: without `user:password` and fragment, so neither a PAC script nor a
-    /// resolver's log ever sees a credential from the URL.
-    /// - Parameter url: The request URL.
-    /// - Returns: The URL to resolve.
-    static func resolverURL(for url: URL) -> URL {
-        guard url.user != nil || url.password != nil || url.fragment != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return url }
-        components.user = nil
-        components.password = nil
-        components.fragment = nil
-        return components.url ?? url
     }
 }
 
