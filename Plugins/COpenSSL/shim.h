@@ -6,6 +6,8 @@
 #include <openssl/x509v3.h>
 #include <openssl/pkcs12.h>
 #include <openssl/pem.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -42,6 +44,11 @@ static inline uint64_t c_openssl_op_ignore_unexpected_eof(void) {
 static inline uint64_t c_openssl_op_no_compression(void) {
     return SSL_OP_NO_COMPRESSION;
 }
+
+// AES-GCM controls (macros of macros) for the FileKeyring plugin.
+static inline int c_openssl_ctrl_gcm_set_ivlen(void) { return EVP_CTRL_GCM_SET_IVLEN; }
+static inline int c_openssl_ctrl_gcm_get_tag(void) { return EVP_CTRL_GCM_GET_TAG; }
+static inline int c_openssl_ctrl_gcm_set_tag(void) { return EVP_CTRL_GCM_SET_TAG; }
 
 // A socket BIO that sends with MSG_NOSIGNAL, so a TLS write to a closed peer never raises SIGPIPE, and that
 // remembers the errno of its last failed call (OpenSSL may overwrite errno before the caller looks at it).
