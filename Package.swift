@@ -124,9 +124,11 @@ let package = Package(
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
         .testTarget(
             name: "FileKeyringTests",
-            dependencies: ["HTTPCore", "HTTPTesting", "FileKeyring", "TestSupport"],
+            dependencies: ["HTTPCore", "HTTPTesting", "FileKeyring", "TestSupport", "KeyringWriter"],
             path: "Tests/FileKeyringTests"
         ),
+        // A child process for the keyring's kill -9 and two-writer tests.
+        .executableTarget(name: "KeyringWriter", dependencies: ["HTTPCore", "FileKeyring"], path: "Tests/KeyringWriter"),
     ]
 )
 

@@ -39,6 +39,8 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
     @OptionGroup(title: "Output") var output: OutputFlags
+    @OptionGroup(title: "Credential sources") var credentialSources: CredentialSourceFlags
+    @OptionGroup(title: "Proxy") var proxy: ProxyFlags
 
     func validate() throws {
         if urls.isEmpty { throw ValidationError("No URL given.") }
@@ -74,7 +76,9 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, transfer: transfer, tls: tls, output: output)
+                targets: targets, request: request, transfer: transfer, tls: tls, output: output,
+                credentialSources: credentialSources, proxy: proxy)
+            try await context.builder.sources.validateKeyring()
         } catch {
             let failure = TransferFailure(error)
             if !output.silent || output.showError {

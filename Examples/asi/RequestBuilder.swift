@@ -17,6 +17,8 @@ struct RequestBuilder: Sendable {
     var credential: Credential?
     var preemptiveBasic: Bool
     var options: RequestOptions
+    /// The `.netrc` and keyring flags' sources.
+    var sources: CredentialSources
 
     /// The request for a target.
     /// - Throws: ``TransferFailure``: 26 when a file to send cannot be read, 2 for a bad header field.
@@ -37,6 +39,8 @@ struct RequestBuilder: Sendable {
             request.options.credential = credential
             if preemptiveBasic { request.options.authenticationScheme = .basic }
         }
+        sources.apply(to: &request, preemptive: preemptiveBasic)
+        request.options.usesPersistentCredentialStore = sources.keyring != nil
         let host = target.url.host() ?? ""
         request.options.requestCookies = cookies.filter { $0.contains("=") }.flatMap {
             Self.parseCookies($0, domain: host)

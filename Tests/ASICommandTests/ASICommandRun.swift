@@ -50,10 +50,12 @@ struct ASICommandRun {
     ///   - arguments: The command line after `asi`.
     ///   - directory: The working directory; the test's when `nil`.
     ///   - limit: How long it may run before it is killed (a hang then fails the test's assertions).
+    ///   - environment: Variables set on top of this process's environment.
     /// - Returns: What it did.
     /// - Throws: ``Missing`` when the binary is not built, or `PeerError` when it cannot be started.
     static func run(
-        _ arguments: [String], in directory: String? = nil, limit: Duration = .seconds(60)
+        _ arguments: [String], in directory: String? = nil, limit: Duration = .seconds(60),
+        environment: [String: String] = [:]
     ) async throws -> ASICommandRun {
         guard access(binary, X_OK) == 0 else { throw Missing(path: binary) }
         let scratch = try makeTemporaryDirectory(prefix: "asikit-asi-run")
@@ -71,8 +73,12 @@ struct ASICommandRun {
             ?? [binary] + arguments
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
+        let cEnvironment =
+            ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.map { strdup("\($0)=\($1)") }
+            + [nil]
+        defer { for pointer in cEnvironment { free(pointer) } }
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, program, &actions, nil, cArguments, environ)
+        let started = posix_spawn(&pid, program, &actions, nil, cArguments, cEnvironment)
         guard started == 0 else {
             throw PeerError.startFailed("asi: \(String(cString: strerror(started)))", log: "")
         }

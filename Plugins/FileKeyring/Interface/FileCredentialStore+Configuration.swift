@@ -1,6 +1,6 @@
 extension FileCredentialStore {
     /// Where the keyring's key comes from. Its `description` never shows the secret.
-    public enum KeySource: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    public enum KeySource: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// A passphrase, stretched with scrypt and the file's random salt.
         case passphrase(String)
         /// A key file: at least 32 bytes of secret (for example `head -c 32 /dev/urandom`), hashed with SHA-512
@@ -16,6 +16,8 @@ extension FileCredentialStore {
         }
         /// Same as ``description``.
         public var debugDescription: String { description }
+        /// No children, so `dump` and debuggers show ``description`` only.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
     }
 
     /// scrypt's cost parameters for new keyrings; an existing keyring is opened with the ones stored in it.

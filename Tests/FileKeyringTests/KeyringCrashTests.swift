@@ -1,0 +1,82 @@
+import FileKeyring
+import FoundationEssentials
+import Glibc
+import HTTPCore
+import TestSupport
+import Testing
+
+/// Other processes writing the same keyring: a writer killed with SIGKILL mid-write, and two writers at once. The
+/// writer is the `KeyringWriter` test executable.
+@Suite struct KeyringCrashTests {
+    typealias Support = KeyringTestSupport
+
+    /// The hosts saved in the keyring, in order (it decrypts, or the test fails).
+    private func hosts(_ path: String) async throws -> [String] {
+        let store = try Support.store(path)
+        var found: [String] = []
+        var index = 0
+        while try await store.credential(for: Support.scope("h-\(index).example")) != nil {
+            found.append("h-\(index).example")
+            index += 1
+        }
+        return found
+    }
+
+    /// A writer stopped at a fixed point of its fourth save (half the temporary file written, or all of it synced
+    /// but not renamed) and killed there: the keyring holds exactly the three earlier saves, and the next writer
+    /// clears the leftover temporary file.
+    @Test(arguments: ["halfWritten", "beforeRename"])
+    func killDuringAWriteLeavesThePreviousFile(_ stage: String) async throws {
+        let directory = try Support.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/keyring"
+        let marker = "\(directory)/stopped"
+        let writer = try Support.startWriter([path, "stop-at", "3", stage, marker], log: "\(directory)/log")
+        let stopped = await Support.waitUntil { access(marker, F_OK) == 0 || !writer.isRunning }
+        #expect(stopped && writer.isRunning, "the writer did not reach its stop: \(writer.logTail)")
+        kill(writer.pid, SIGKILL)
+        #expect(writer.waitForExit() == 128 + SIGKILL)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp.") }
+        #expect(leftovers.count == 1, "the killed writer's temporary file: \(leftovers)")
+        #expect(try await hosts(path) == ["h-0.example", "h-1.example", "h-2.example"])
+        try await Support.store(path).save(Credential(user: "u", password: "p"), for: Support.scope("h-3.example"))
+        #expect(try await hosts(path).count == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp.") }.isEmpty)
+    }
+
+    /// A writer saving in a loop, killed wherever it happens to be: the file always opens and holds a complete
+    /// earlier state (a prefix h-0 ... h-k of what it saved).
+    @Test func killAnywhereInALoopLeavesACompleteState() async throws {
+        let directory = try Support.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/keyring"
+        let writer = try Support.startWriter([path, "loop"], log: "\(directory)/log")
+        let progressed = await Support.waitUntil { ((try? await hosts(path).count) ?? 0) >= 5 || !writer.isRunning }
+        #expect(progressed && writer.isRunning, "the writer made no progress: \(writer.logTail)")
+        kill(writer.pid, SIGKILL)
+        _ = writer.waitForExit()
+        let store = try Support.store(path)
+        try await store.validate()
+        let saved = try await hosts(path)
+        #expect(saved.count >= 5)
+        #expect(try await store.credential(for: Support.scope("h-\(saved.count + 1).example")) == nil)
+    }
+
+    /// Two processes saving 15 entries each at the same time: every one of the 30 is in the file afterwards.
+    @Test func twoWritersAtOnceKeepBothEntries() async throws {
+        let directory = try Support.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/keyring"
+        let first = try Support.startWriter([path, "save", "a", "15"], log: "\(directory)/log-a")
+        let second = try Support.startWriter([path, "save", "b", "15"], log: "\(directory)/log-b")
+        #expect(first.waitForExit() == 0, "\(first.logTail)")
+        #expect(second.waitForExit() == 0, "\(second.logTail)")
+        let store = try Support.store(path)
+        for prefix in ["a", "b"] {
+            for index in 0..<15 {
+                let found = try await store.credential(for: Support.scope("\(prefix)-\(index).example"))
+                #expect(found == Credential(user: "user-\(index)", password: "pw-\(prefix)-\(index)"))
+            }
+        }
+    }
+}
