@@ -9,6 +9,8 @@ import Glibc
 
 /// The `.netrc` file and the keyring the flags ask for, and what they add to each request.
 struct CredentialSources: Sendable {
+    /// Whether a netrc flag was given.
+    let usesNetrc: Bool
     /// The parsed `.netrc`, or `nil` without a netrc flag (or when the file does not exist, as curl allows).
     let netrc: NetrcFile?
     /// `--netrc-optional`: a password in the URL wins over the file.
@@ -21,6 +23,7 @@ struct CredentialSources: Sendable {
     ///   passphrase.
     init(_ flags: CredentialSourceFlags) throws(TransferFailure) {
         netrcOptional = flags.netrcOptional
+        usesNetrc = flags.usesNetrc
         if flags.usesNetrc, let path = flags.netrcFile ?? NetrcFile.defaultPath() {
             do {
                 netrc = try NetrcFile.load(path: path)
@@ -68,11 +71,11 @@ struct CredentialSources: Sendable {
     ///   - request: The request for one URL.
     ///   - preemptive: Whether the credential goes out as Basic before any challenge (not with `--anyauth`).
     func apply(to request: inout Request, preemptive: Bool) {
-        guard let netrc, request.options.credential == nil, let host = request.url.host() else { return }
+        guard usesNetrc, request.options.credential == nil, let host = request.url.host() else { return }
         let user = request.url.user(percentEncoded: false)
         let password = request.url.password(percentEncoded: false)
         let fromURL = user.map { Credential(user: $0, password: password ?? "") }
-        let found = netrcOptional && password != nil ? fromURL : netrc.credential(forHost: host, user: user) ?? fromURL
+        let found = netrcOptional && password != nil ? fromURL : netrc?.credential(forHost: host, user: user) ?? fromURL
         guard let credential = found else { return }
         request.options.credential = credential
         if preemptive { request.options.authenticationScheme = .basic }
