@@ -128,7 +128,8 @@ let package = Package(
             path: "Tests/FileKeyringTests"
         ),
         // A child process for the keyring's kill -9 and two-writer tests.
-        .executableTarget(name: "KeyringWriter", dependencies: ["HTTPCore", "FileKeyring"], path: "Tests/KeyringWriter"),
+        .executableTarget(
+            name: "KeyringWriter", dependencies: ["HTTPCore", "FileKeyring"], path: "Tests/KeyringWriter"),
     ]
 )
 

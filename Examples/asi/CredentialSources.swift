@@ -65,8 +65,9 @@ struct CredentialSources: Sendable {
     }
 
     /// Applies the `.netrc` to a request, with curl's precedence: `-u` wins; with `--netrc-optional` the URL's
-    /// `user:password` wins (and is sent up front, as curl sends it); otherwise the file's entry for the host (picked by the URL's user) becomes the request's
-    /// own credential, and a user in the URL without an entry is sent with an empty password.
+    /// `user:password` wins (and is sent up front, as curl sends it); otherwise the file's entry for the host
+    /// (picked by the URL's user) becomes the request's own credential, and a user in the URL without an entry is
+    /// sent with an empty password.
     /// - Parameters:
     ///   - request: The request for one URL.
     ///   - preemptive: Whether the credential goes out as Basic before any challenge (not with `--anyauth`).

@@ -26,16 +26,21 @@ import Testing
         defer { umask(previous) }
         let store = try Support.store(path)
         let credential = Credential(user: "alice-the-user", password: "plaintext-password-42", domain: "CORPDOMAIN")
-        try await store.save(credential, for: CredentialScope(scheme: "https", host: "secret-host.example", port: 8443, realm: "Realm X"))
+        try await store.save(
+            credential, for: CredentialScope(scheme: "https", host: "secret-host.example", port: 8443, realm: "Realm X")
+        )
         #expect(Support.mode(path) == 0o600)
         #expect(Support.mode(path + ".lock") == 0o600)
         let bytes = try #require(Support.bytes(path))
-        for secret in ["alice-the-user", "plaintext-password-42", "CORPDOMAIN", "secret-host", "Realm X", Support.passphrase] {
+        for secret in [
+            "alice-the-user", "plaintext-password-42", "CORPDOMAIN", "secret-host", "Realm X", Support.passphrase,
+        ] {
             #expect(!bytes.contains(bytes: secret), "\(secret) appears in the file")
         }
         #expect(bytes.starts(with: Array("ASIKEYRG".utf8)))
         let reopened = try Support.store(path)
-        let found = try await reopened.credential(for: CredentialScope(scheme: "https", host: "secret-host.example", port: 8443, realm: "Realm X"))
+        let found = try await reopened.credential(
+            for: CredentialScope(scheme: "https", host: "secret-host.example", port: 8443, realm: "Realm X"))
         #expect(found == credential)
     }
 
@@ -110,15 +115,29 @@ import Testing
         }
     }
 
+    @Test func theDefaultWorkFactorIsStoredInTheHeader() async throws {
+        let directory = try Support.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/keyring"
+        let store = try FileCredentialStore(configuration: .init(path: path, key: .passphrase(Support.passphrase)))
+        try await store.save(Credential(user: "u", password: "p"), for: Support.scope("a.example"))
+        let bytes = try #require(Support.bytes(path))
+        #expect(Array(bytes[8..<13]) == [1, 1, 14, 8, 1], "version 1, scrypt, N = 2^14, r = 8, p = 1")
+    }
+
     @Test func descriptionsNeverShowSecrets() throws {
         let secret = "hunter2-passphrase"
         let configuration = FileCredentialStore.Configuration(path: "/tmp/x", key: .passphrase(secret))
         let store = try FileCredentialStore(configuration: configuration)
         var dumped = ""
         dump(configuration, to: &dumped)
-        for text in ["\(configuration)", "\(configuration.key)", String(reflecting: configuration.key), "\(store)", dumped] {
+        for text in [
+            "\(configuration)", "\(configuration.key)", String(reflecting: configuration.key), "\(store)", dumped,
+        ] {
             #expect(!text.contains(secret), "\(text)")
         }
-        #expect(throws: ClientError.self) { _ = try FileCredentialStore(configuration: .init(path: "/tmp/x", key: .passphrase(""))) }
+        #expect(throws: ClientError.self) {
+            _ = try FileCredentialStore(configuration: .init(path: "/tmp/x", key: .passphrase("")))
+        }
     }
 }

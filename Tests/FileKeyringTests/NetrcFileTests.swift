@@ -14,11 +14,13 @@ import Testing
             "machine example.com login admin password passwd\nmachine curl.example.com login none password none\n")
         #expect(netrc.credential(forHost: "test.example.com") == nil)
         #expect(netrc.credential(forHost: "example.com") == Credential(user: "admin", password: "passwd"))
-        #expect(netrc.credential(forHost: "example.com", user: "admin") == Credential(user: "admin", password: "passwd"))
+        #expect(
+            netrc.credential(forHost: "example.com", user: "admin") == Credential(user: "admin", password: "passwd"))
         #expect(netrc.credential(forHost: "example.com", user: "none") == nil)
         #expect(netrc.credential(forHost: "example.com", user: "admi") == nil)
         #expect(netrc.credential(forHost: "curl.example.com") == Credential(user: "none", password: "none"))
-        #expect(netrc.credential(forHost: "curl.example.com", user: "none") == Credential(user: "none", password: "none"))
+        #expect(
+            netrc.credential(forHost: "curl.example.com", user: "none") == Credential(user: "none", password: "none"))
         #expect(netrc.credential(forHost: "EXAMPLE.com") == Credential(user: "admin", password: "passwd"))
     }
 
@@ -44,13 +46,15 @@ import Testing
             login debbie
 
             """)
-        #expect(netrc.credential(forHost: "github.com", user: "debbie") == Credential(user: "debbie", password: "second\r"))
+        #expect(
+            netrc.credential(forHost: "github.com", user: "debbie") == Credential(user: "debbie", password: "second\r"))
         #expect(netrc.credential(forHost: "github.com") == Credential(user: "daniel", password: "firstone"))
     }
 
     /// curl tests 682, 683, 684, 685, 2005: first match, by user, entries without a login.
     @Test func curlTests682To685And2005() throws {
-        let two = try parse("machine 127.0.0.1 login user1 password passwd1\nmachine 127.0.0.1 login user2 password passwd2\n")
+        let two = try parse(
+            "machine 127.0.0.1 login user1 password passwd1\nmachine 127.0.0.1 login user2 password passwd2\n")
         #expect(two.credential(forHost: "127.0.0.1", user: "user1") == Credential(user: "user1", password: "passwd1"))
         #expect(two.credential(forHost: "127.0.0.1", user: "user2") == Credential(user: "user2", password: "passwd2"))
         let noLogin = try parse("machine 127.0.0.1 password 5up3r53cr37\n")
@@ -61,7 +65,8 @@ import Testing
             machine 127.0.0.1 password 5up3r53cr37
             machine 127.0.0.1 password d1ff3r3nt login anotherone
             """)
-        #expect(mixed.credential(forHost: "127.0.0.1", user: "user") == Credential(user: "user", password: "5up3r53cr37"))
+        #expect(
+            mixed.credential(forHost: "127.0.0.1", user: "user") == Credential(user: "user", password: "5up3r53cr37"))
         let machineFollows = try parse("machine 127.0.0.1\npassword 5up3r53cr37\n\nmachine example.com\n")
         #expect(machineFollows.credential(forHost: "127.0.0.1") == Credential(user: "", password: "5up3r53cr37"))
         #expect(machineFollows.credential(forHost: "example.com") == nil)
@@ -71,8 +76,12 @@ import Testing
     /// quote inside.
     @Test func curlTests679And1672QuotingAndMacdef() throws {
         let quoted = try parse(#"machine 127.0.0.1 login "user one" password "with spaces and \"\n\r\t\a""# + "\n")
-        #expect(quoted.credential(forHost: "127.0.0.1") == Credential(user: "user one", password: "with spaces and \"\n\r\ta"))
-        let macro = try parse("\nmacdef testmacro\n\tbin\n\tcd \"broken quote\n\tput password.bin\n\tquit\n\nmachine 127.0.0.1 login user1 password passwd1\n")
+        #expect(
+            quoted.credential(forHost: "127.0.0.1")
+                == Credential(user: "user one", password: "with spaces and \"\n\r\ta"))
+        let macro = try parse(
+            "\nmacdef testmacro\n\tbin\n\tcd \"broken quote\n\tput password.bin\n\tquit\n\n"
+                + "machine 127.0.0.1 login user1 password passwd1\n")
         #expect(macro.credential(forHost: "127.0.0.1") == Credential(user: "user1", password: "passwd1"))
         #expect(macro.entries.count == 1)
     }
@@ -95,7 +104,8 @@ import Testing
     }
 
     @Test func commentsCRLFAndErrors() throws {
-        let netrc = try parse("# a comment line\r\nmachine a.com login u # trailing comment password nope\r\npassword p\r\n")
+        let netrc = try parse(
+            "# a comment line\r\nmachine a.com login u # trailing comment password nope\r\npassword p\r\n")
         #expect(netrc.credential(forHost: "a.com") == Credential(user: "u", password: "p"))
         #expect(throws: NetrcFile.SyntaxError.self) { try parse("machine a.com login \"unterminated\n") }
         let entry = NetrcFile.Entry(machine: "a.com", login: "u", password: "topsecret")
@@ -106,9 +116,12 @@ import Testing
     @Test func readOnlyStoreAnswersServerScopesByHost() async throws {
         let store = NetrcCredentialStore(file: try parse("machine a.com login u password p\n"))
         let expected = Credential(user: "u", password: "p")
-        #expect(await store.credential(for: CredentialScope(scheme: "http", host: "a.com", port: 8080, realm: "r")) == expected)
+        #expect(
+            await store.credential(for: CredentialScope(scheme: "http", host: "a.com", port: 8080, realm: "r"))
+                == expected)
         #expect(await store.credential(for: CredentialScope(proxy: .http(host: "a.com", port: 80))) == nil)
-        await store.save(Credential(user: "x", password: "y"), for: CredentialScope(scheme: "http", host: "a.com", port: 80))
+        await store.save(
+            Credential(user: "x", password: "y"), for: CredentialScope(scheme: "http", host: "a.com", port: 80))
         await store.removeAll()
         #expect(await store.credential(for: CredentialScope(scheme: "https", host: "a.com", port: 443)) == expected)
         #expect(!store.isKnownEmpty)

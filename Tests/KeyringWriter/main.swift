@@ -19,7 +19,8 @@ guard arguments.count >= 3, let passphrase = getenv("KEYRING_WRITER_PASSPHRASE")
 let path = arguments[1]
 let mode = arguments[2]
 let stopAt = mode == "stop-at" ? Int(arguments[3]) ?? 0 : -1
-let stopStage: FileCredentialStore.WriteStage = mode == "stop-at" && arguments[4] == "halfWritten" ? .halfWritten : .beforeRename
+let stopStage: FileCredentialStore.WriteStage =
+    mode == "stop-at" && arguments[4] == "halfWritten" ? .halfWritten : .beforeRename
 let marker = mode == "stop-at" ? arguments[5] : ""
 nonisolated(unsafe) var saving = 0
 
@@ -37,11 +38,14 @@ switch mode {
 case "save":
     let prefix = arguments[3]
     for index in 0..<(Int(arguments[4]) ?? 0) {
-        try await store.save(Credential(user: "user-\(index)", password: "pw-\(prefix)-\(index)"), for: scope("\(prefix)-\(index).example"))
+        try await store.save(
+            Credential(user: "user-\(index)", password: "pw-\(prefix)-\(index)"),
+            for: scope("\(prefix)-\(index).example"))
     }
 default:
     while true {
-        try await store.save(Credential(user: "user-\(saving)", password: "pw-\(saving)"), for: scope("h-\(saving).example"))
+        try await store.save(
+            Credential(user: "user-\(saving)", password: "pw-\(saving)"), for: scope("h-\(saving).example"))
         saving += 1
     }
 }

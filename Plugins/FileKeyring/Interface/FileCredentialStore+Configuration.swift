@@ -22,7 +22,7 @@ extension FileCredentialStore {
 
     /// scrypt's cost parameters for new keyrings; an existing keyring is opened with the ones stored in it.
     public struct WorkFactor: Sendable, Hashable {
-        /// log2 of scrypt's N (CPU and memory cost). Default 15: 32 MiB and roughly 50–100 ms on one core.
+        /// log2 of scrypt's N (CPU and memory cost). Default 14: 16 MiB and tens of milliseconds on one idle core.
         public var log2N: UInt8
         /// scrypt's block size r. Default 8.
         public var blockSize: UInt8
@@ -34,17 +34,19 @@ extension FileCredentialStore {
         ///   - log2N: log2 of N, from 10 to 22.
         ///   - blockSize: r, from 1 to 32.
         ///   - parallelism: p, from 1 to 16.
-        public init(log2N: UInt8 = 15, blockSize: UInt8 = 8, parallelism: UInt8 = 1) {
+        public init(log2N: UInt8 = 14, blockSize: UInt8 = 8, parallelism: UInt8 = 1) {
             self.log2N = log2N
             self.blockSize = blockSize
             self.parallelism = parallelism
         }
 
-        /// The default: N = 2^15, r = 8, p = 1.
+        /// The default: N = 2^14, r = 8, p = 1.
         public static let standard = WorkFactor()
 
         /// Whether the values are inside the ranges the format accepts.
-        var isValid: Bool { (10...22).contains(log2N) && (1...32).contains(blockSize) && (1...16).contains(parallelism) }
+        var isValid: Bool {
+            (10...22).contains(log2N) && (1...32).contains(blockSize) && (1...16).contains(parallelism)
+        }
     }
 
     /// Settings for a ``FileCredentialStore``.

@@ -7,7 +7,7 @@ import Synchronization
 /// accepted.
 ///
 /// The file is AES-256-GCM encrypted with a key derived from a passphrase (scrypt with a random salt stored in the
-/// file; N = 2^15, r = 8, p = 1 by default, tens of milliseconds) or read from a key file. It is created with mode
+/// file; N = 2^14, r = 8, p = 1 by default, tens of milliseconds) or read from a key file. It is created with mode
 /// 0600 and replaced atomically (temporary file, `fsync`, `rename`, directory `fsync`) under an exclusive `flock`
 /// on `<path>.lock`; every change re-reads the file inside the lock, so two processes saving at once keep both
 /// entries, and a writer killed at any point leaves the previous file intact. The format is documented in the
@@ -161,9 +161,11 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
         let sealed = bytes[KeyringHeader.size...]
         let aad = Array(bytes[0..<KeyringHeader.size])
         guard
-            var plaintext = key.secret.withBytes(in: 0..<KeyringCrypto.keyLength, {
-                KeyringCrypto.open(sealed, key: UnsafeRawBufferPointer($0), nonce: header.nonce, aad: aad)
-            })
+            var plaintext = key.secret.withBytes(
+                in: 0..<KeyringCrypto.keyLength,
+                {
+                    KeyringCrypto.open(sealed, key: UnsafeRawBufferPointer($0), nonce: header.nonce, aad: aad)
+                })
         else {
             throw KeyringError(
                 .damaged, path: file.path, message: "the file was changed or is corrupt (authentication failed)")
@@ -184,9 +186,11 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
         let header = KeyringHeader(derivation: key.derivation, check: key.check, nonce: nonce, length: plaintext.count)
         let aad = header.bytes
         guard
-            let sealed = key.secret.withBytes(in: 0..<KeyringCrypto.keyLength, {
-                KeyringCrypto.seal(plaintext, key: UnsafeRawBufferPointer($0), nonce: nonce, aad: aad)
-            })
+            let sealed = key.secret.withBytes(
+                in: 0..<KeyringCrypto.keyLength,
+                {
+                    KeyringCrypto.seal(plaintext, key: UnsafeRawBufferPointer($0), nonce: nonce, aad: aad)
+                })
         else {
             throw KeyringError(.fileSystem, path: file.path, message: "encryption failed")
         }

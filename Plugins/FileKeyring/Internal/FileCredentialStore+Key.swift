@@ -66,13 +66,17 @@ extension FileCredentialStore {
             }
             guard ok else { throw KeyringError(.fileSystem, path: path, message: "SHA-512 failed") }
         case (.passphrase, _):
-            throw KeyringError(.wrongKey, path: path, message: "this keyring is opened with a key file, not a passphrase")
+            throw KeyringError(
+                .wrongKey, path: path, message: "this keyring is opened with a key file, not a passphrase")
         case (.keyFile, _):
-            throw KeyringError(.wrongKey, path: path, message: "this keyring is opened with a passphrase, not a key file")
+            throw KeyringError(
+                .wrongKey, path: path, message: "this keyring is opened with a passphrase, not a key file")
         }
         var digest = [UInt8](repeating: 0, count: 32)
         let ok = secret.withBytes(in: 32..<64) { material in
-            digest.withUnsafeMutableBytes { KeyringCrypto.digest(UnsafeRawBufferPointer(material), sha512: false, into: $0) }
+            digest.withUnsafeMutableBytes {
+                KeyringCrypto.digest(UnsafeRawBufferPointer(material), sha512: false, into: $0)
+            }
         }
         guard ok else { throw KeyringError(.fileSystem, path: path, message: "SHA-256 failed") }
         return DerivedKey(derivation: derivation, secret: secret, check: Array(digest[0..<16]))

@@ -31,7 +31,8 @@ enum KeyringCrypto {
     }
 
     /// The SHA-256 or SHA-512 digest of `data` into `output` (32 or 64 bytes).
-    static func digest(_ data: UnsafeRawBufferPointer, sha512: Bool, into output: UnsafeMutableRawBufferPointer) -> Bool {
+    static func digest(_ data: UnsafeRawBufferPointer, sha512: Bool, into output: UnsafeMutableRawBufferPointer) -> Bool
+    {
         var length: UInt32 = 0
         return EVP_Digest(
             data.baseAddress, data.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length,
@@ -51,7 +52,8 @@ enum KeyringCrypto {
         else { return nil }
         let ok = output.withUnsafeMutableBufferPointer { out -> Bool in
             guard let base = out.baseAddress else { return false }
-            guard plaintext.isEmpty || EVP_EncryptUpdate(context, base, &length, plaintext, Int32(plaintext.count)) == 1,
+            guard
+                plaintext.isEmpty || EVP_EncryptUpdate(context, base, &length, plaintext, Int32(plaintext.count)) == 1,
                 EVP_EncryptFinal_ex(context, base + Int(length), &length) == 1
             else { return false }
             return EVP_CIPHER_CTX_ctrl(

@@ -13,7 +13,10 @@ struct KeyringHeader: Equatable {
     static let version: UInt8 = 1
     static let size = 64
 
-    enum KDF: UInt8 { case keyFile = 0, scrypt = 1 }
+    enum KDF: UInt8 {
+        case keyFile = 0
+        case scrypt = 1
+    }
 
     var kdf: KDF
     var log2N: UInt8
@@ -39,7 +42,9 @@ struct KeyringHeader: Equatable {
         var out = Self.magic
         out += [Self.version, kdf.rawValue, log2N, r, p, 0, 0, 0]
         out += salt + check + nonce
-        out += [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        out += [
+            UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+        ]
         return out
     }
 
