@@ -49,6 +49,15 @@ public struct NetrcFile: Sendable, CustomStringConvertible {
         public var line: Int
         /// What is wrong.
         public var message: String
+        /// Creates an error.
+        /// - Parameters:
+        ///   - line: The 1-based line number.
+        ///   - message: What is wrong, without values from the file.
+        public init(line: Int, message: String) {
+            self.line = line
+            self.message = message
+        }
+
         /// `.netrc line N: message`.
         public var description: String { ".netrc line \(line): \(message)" }
     }
