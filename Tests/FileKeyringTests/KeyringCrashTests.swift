@@ -62,7 +62,8 @@ import Testing
         #expect(try await store.credential(for: Support.scope("h-\(saved.count + 1).example")) == nil)
     }
 
-    /// Two processes saving 15 entries each at the same time: every one of the 30 is in the file afterwards.
+    /// Two processes (umask 0) saving 15 entries each at the same time: every one of the 30 is in the file
+    /// afterwards, and the file and its lock file are 0600.
     @Test func twoWritersAtOnceKeepBothEntries() async throws {
         let directory = try Support.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -71,6 +72,8 @@ import Testing
         let second = try Support.startWriter([path, "save", "b", "15"], log: "\(directory)/log-b")
         #expect(first.waitForExit() == 0, "\(first.logTail)")
         #expect(second.waitForExit() == 0, "\(second.logTail)")
+        #expect(Support.mode(path) == 0o600, "made 0600 under umask 0")
+        #expect(Support.mode(path + ".lock") == 0o600)
         let store = try Support.store(path)
         for prefix in ["a", "b"] {
             for index in 0..<15 {

@@ -6,6 +6,7 @@
 //                                               beforeRename), creates MARKER and waits forever to be killed
 //
 // The passphrase is the environment variable KEYRING_WRITER_PASSPHRASE; the work factor is the smallest (2^10).
+// The umask is 0, so the files' 0600 comes from the store alone.
 import FileKeyring
 import Glibc
 import HTTPCore
@@ -16,6 +17,7 @@ guard arguments.count >= 3, let passphrase = getenv("KEYRING_WRITER_PASSPHRASE")
     _ = write(2, usage, usage.utf8.count)
     exit(2)
 }
+umask(0)  // the most permissive umask: the keyring and its lock file must still be 0600
 let path = arguments[1]
 let mode = arguments[2]
 let stopAt = mode == "stop-at" ? Int(arguments[3]) ?? 0 : -1
