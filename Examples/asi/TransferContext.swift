@@ -34,7 +34,8 @@ struct TransferContext: Sendable {
         client = Client(
             transport: .posix(.init(proxyResolver: try proxy.resolver())), cookies: cookieJar,
             persistentCredentials: sources.keyring,
-            middleware: sources.netrc.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [], codecs: [.zlib()],
+            middleware: request.anyAuth ? [] : sources.netrc.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [],
+            codecs: [.zlib()],
             configuration: Client.Configuration(logger: logger))
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
