@@ -35,7 +35,7 @@ import Testing
         let stopped = await Support.waitUntil { access(marker, F_OK) == 0 || !writer.isRunning }
         #expect(stopped && writer.isRunning, "the writer did not reach its stop: \(writer.logTail)")
         kill(writer.pid, SIGKILL)
-        #expect(writer.waitForExit() == 128 + SIGKILL)
+        #expect(await Support.exitStatus(of: writer) == 128 + SIGKILL)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp.") }
         #expect(leftovers.count == 1, "the killed writer's temporary file: \(leftovers)")
         #expect(try await hosts(path) == ["h-0.example", "h-1.example", "h-2.example"])
@@ -54,7 +54,7 @@ import Testing
         let progressed = await Support.waitUntil { ((try? await hosts(path).count) ?? 0) >= 5 || !writer.isRunning }
         #expect(progressed && writer.isRunning, "the writer made no progress: \(writer.logTail)")
         kill(writer.pid, SIGKILL)
-        _ = writer.waitForExit()
+        _ = await Support.exitStatus(of: writer)
         let store = try Support.store(path)
         try await store.validate()
         let saved = try await hosts(path)
@@ -70,8 +70,8 @@ import Testing
         let path = "\(directory)/keyring"
         let first = try Support.startWriter([path, "save", "a", "15"], log: "\(directory)/log-a")
         let second = try Support.startWriter([path, "save", "b", "15"], log: "\(directory)/log-b")
-        #expect(first.waitForExit() == 0, "\(first.logTail)")
-        #expect(second.waitForExit() == 0, "\(second.logTail)")
+        #expect(await Support.exitStatus(of: first) == 0, "\(first.logTail)")
+        #expect(await Support.exitStatus(of: second) == 0, "\(second.logTail)")
         #expect(Support.mode(path) == 0o600, "made 0600 under umask 0")
         #expect(Support.mode(path + ".lock") == 0o600)
         let store = try Support.store(path)

@@ -42,6 +42,13 @@ enum KeyringTestSupport {
             environment: ["KEYRING_WRITER_PASSPHRASE": passphrase])
     }
 
+    /// The child's exit status, waited for without blocking a cooperative thread (the pool has one thread per
+    /// core, and other suites run beside this one).
+    static func exitStatus(of child: ChildProcess) async -> Int32 {
+        while child.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        return child.waitForExit()
+    }
+
     /// Polls `condition` every 10 ms until it holds or `limit` passes (a safety net, not a timing assertion).
     static func waitUntil(limit: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + limit
