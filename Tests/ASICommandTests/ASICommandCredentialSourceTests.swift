@@ -18,7 +18,8 @@ struct ASICommandCredentialSourceTests {
 
     /// A first run whose -u credential httpbin accepts saves it in the keyring; a second run without -u is
     /// challenged and answers from the keyring; a run without the keyring is refused (67); a wrong passphrase
-    /// stops before any request with a clear message and leaves the file byte for byte as it was.
+    /// stops before any request with a clear message and leaves the file byte for byte as it was; so does a file
+    /// changed behind the keyring's back.
     @Test func keyringKeepsAcceptedCredentialsAcrossRuns() async throws {
         try await withHttpbin { httpbin in
             let directory = try makeTemporaryDirectory(prefix: "asikit-asi-keyring")
@@ -47,6 +48,14 @@ struct ASICommandCredentialSourceTests {
             #expect(wrong.stderr.contains("wrong passphrase"), "\(wrong.stderr)")
             #expect(!wrong.stderr.contains("not it"))
             #expect(Self.bytes(keyring) == saved)
+
+            var tampered = saved
+            tampered[tampered.count - 20] ^= 0x01
+            try Data(tampered).write(to: URL(filePath: keyring))
+            let damaged = try await ASICommandRun.run(["--keyring", keyring, url], environment: Self.passphrase)
+            #expect(damaged.status == 2)
+            #expect(damaged.stderr.contains("changed or is corrupt"), "\(damaged.stderr)")
+            #expect(Self.bytes(keyring) == tampered)
         }
     }
 
