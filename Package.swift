@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
+        .library(name: "Throttle", targets: ["Throttle"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -50,6 +51,8 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
+        // Bandwidth throttling: a `BandwidthLimiter` with ASIHTTPRequest's shared budget (issue 14).
+        .target(name: "Throttle", dependencies: ["HTTPCore"], path: "Plugins/Throttle"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
@@ -72,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "Throttle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -119,6 +122,11 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
+        .testTarget(
+            name: "ThrottleTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "Throttle", "TestSupport"],
+            path: "Tests/ThrottleTests"
+        ),
     ]
 )
 

@@ -38,6 +38,7 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Request") var request: RequestFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
+    @OptionGroup(title: "Bandwidth") var bandwidth: BandwidthFlags
     @OptionGroup(title: "Output") var output: OutputFlags
 
     func validate() throws {
@@ -74,7 +75,7 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, transfer: transfer, tls: tls, output: output)
+                targets: targets, request: request, transfer: transfer, tls: tls, bandwidth: bandwidth, output: output)
         } catch {
             let failure = TransferFailure(error)
             if !output.silent || output.showError {
@@ -88,6 +89,7 @@ struct ASICommand: AsyncParsableCommand {
             ? await ParallelTransfer(context: context).run(targets)
             : await SerialTransfer(context: context).run(targets)
         if let failure = context.finish() { code = failure.exitCode }
+        Verbose.printAverageBandwidth(context.client.averageBandwidthPerSecond, if: context.verbose)
         try? await context.client.shutdown()
         if code != 0 { throw ExitCode(code) }
     }
