@@ -57,7 +57,7 @@ let package = Package(
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
             name: "ASIKit",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "Throttle"],
             path: "Modules/ASIKit"
         ),
 

@@ -5,8 +5,9 @@
 #   2. four parallel downloads (-Z) of 1.25 MiB each sharing --max-bandwidth 500K   10.24 s
 #   3. 148,000 bytes at --max-bandwidth 14800 (ASIHTTPRequest's WWAN figure)        10.00 s
 #   4. a 2 MiB upload (-T, WebDAV PUT) at --limit-rate 200K, compared after         10.24 s
-# and, for comparison, curl's time for the first one when curl is installed. Times are the wall-clock time of the
-# whole `asi` process (start-up, connect and head included). Every body is compared with its source.
+# and, for comparison, curl's time for the first one when curl is installed. The figure is the wall-clock time of
+# the whole `asi` process (start-up, connect and head included); beside it, the slowest transfer's own
+# `-w %{time_total}`. Every body is compared with its source.
 #
 # Usage: scripts/measure-throttle.sh        (env: ASI=path/to/asi to skip the build; ROWS="1 2 3 4")
 # Exits non-zero when a figure is off by more than 5 % or a body differs.
@@ -28,7 +29,10 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$work/www/files" "$work/www/dav" "$work/temp" "$work/out"
-chmod 777 "$work/www/dav"
+# nginx's workers run as an unprivileged user when it is started as root: they must reach the files and write
+# uploads and their temporary files.
+chmod 755 "$work" "$work/www" "$work/www/files"
+chmod 777 "$work/www/dav" "$work/temp"
 head -c $((5 * 1024 * 1024)) /dev/urandom >"$work/www/files/5m.bin"
 for i in 1 2 3 4; do head -c $((1280 * 1024)) /dev/urandom >"$work/www/files/q$i.bin"; done
 head -c 148000 /dev/urandom >"$work/www/files/148k.bin"
@@ -67,13 +71,15 @@ report() {
     local name="$1" expected="$2" started="$3" ended="$4"
     shift 4
     local line
-    line="$(python3 - "$name" "$expected" "$started" "$ended" <<'PY'
+    line="$(python3 - "$name" "$expected" "$started" "$ended" "$work/times" <<'PY'
 import sys
 name, expected, started, ended = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+times = [float(t) for t in open(sys.argv[5]).read().split()]
 took = ended - started
 off = (took - expected) / expected * 100
 verdict = "ok" if abs(off) <= 5 else "OFF"
-print(f"{verdict:4} {name:58} {took:6.2f} s  (expected {expected:.2f} s, {off:+.1f} %)")
+transfer = f"transfer {max(times):.2f} s, " if times else ""
+print(f"{verdict:4} {name:58} {took:6.2f} s  ({transfer}expected {expected:.2f} s, {off:+.1f} %)")
 PY
 )"
     local display="$*"
@@ -93,7 +99,7 @@ echo "asi: $ASI"
 echo "nginx: $("$NGINX" -v 2>&1 | sed 's/^nginx version: //') on $base"
 if wants 1; then
     command=("$ASI" -s --limit-rate 500K -o "$work/out/5m.bin" "$base/files/5m.bin")
-    started="$(now)"; "${command[@]}"; ended="$(now)"
+    started="$(now)"; "${command[@]}" -w '%{time_total}\n' >"$work/times"; ended="$(now)"
     report "5 MiB download, --limit-rate 500K" 10.24 "$started" "$ended" "${command[@]}"
     same "$work/out/5m.bin" "$work/www/files/5m.bin" "5 MiB download"
     if command -v curl >/dev/null; then
@@ -105,19 +111,19 @@ fi
 if wants 2; then
     command=("$ASI" -s -Z --max-bandwidth 500K)
     for i in 1 2 3 4; do command+=(-o "$work/out/q$i.bin" "$base/files/q$i.bin"); done
-    started="$(now)"; "${command[@]}"; ended="$(now)"
+    started="$(now)"; "${command[@]}" -w '%{time_total}\n' >"$work/times"; ended="$(now)"
     report "4 x 1.25 MiB in parallel (-Z), --max-bandwidth 500K" 10.24 "$started" "$ended" "${command[@]}"
     for i in 1 2 3 4; do same "$work/out/q$i.bin" "$work/www/files/q$i.bin" "parallel download $i"; done
 fi
 if wants 3; then
     command=("$ASI" -s --max-bandwidth 14800 -o "$work/out/148k.bin" "$base/files/148k.bin")
-    started="$(now)"; "${command[@]}"; ended="$(now)"
+    started="$(now)"; "${command[@]}" -w '%{time_total}\n' >"$work/times"; ended="$(now)"
     report "148,000 bytes, --max-bandwidth 14800 (ASI's WWAN figure)" 10.00 "$started" "$ended" "${command[@]}"
     same "$work/out/148k.bin" "$work/www/files/148k.bin" "148,000-byte download"
 fi
 if wants 4; then
-    command=("$ASI" -s --fail --limit-rate 200K -T "$work/upload.bin" "$base/dav/upload.bin")
-    started="$(now)"; "${command[@]}"; ended="$(now)"
+    command=("$ASI" -s --fail --limit-rate 200K -T "$work/upload.bin" -o /dev/null "$base/dav/upload.bin")
+    started="$(now)"; "${command[@]}" -w '%{time_total}\n' >"$work/times"; ended="$(now)"
     report "2 MiB upload (-T, PUT), --limit-rate 200K" 10.24 "$started" "$ended" "${command[@]}"
     same "$work/www/dav/upload.bin" "$work/upload.bin" "2 MiB upload"
 fi
