@@ -11,7 +11,9 @@ import Throttle
 
     @Test func conformsToTheBandwidthLimiterContract() async throws {
         try await BandwidthLimiterConformance.run { try ThrottleLimiter(bytesPerSecond: 1_000) }
-        try await BandwidthLimiterConformance.run { try ThrottleLimiter(bytesPerSecond: ThrottleLimiter.wwanBytesPerSecond) }
+        try await BandwidthLimiterConformance.run {
+            try ThrottleLimiter(bytesPerSecond: ThrottleLimiter.wwanBytesPerSecond)
+        }
     }
 
     @Test func anAskWaitsOnTheClockUntilASliceIsThere() async throws {

@@ -19,8 +19,8 @@ struct ThrottleNginxTests {
     static func expectNoSecondAbove110Percent(_ recorder: PerSecondRecorder, rate: Int, _ what: String) {
         let cap = rate * 110 / 100
         let perSecond = recorder.perSecond
-        print("\(what): \(recorder.total) bytes at \(rate) bytes/s, per second \(perSecond), "
-              + "busiest sliding second \(recorder.busiestSecond)")
+        let summary = "\(recorder.total) bytes at \(rate) bytes/s, per second \(perSecond)"
+        print("\(what): \(summary), busiest sliding second \(recorder.busiestSecond)")
         for (second, bytes) in perSecond.enumerated() {
             #expect(bytes <= cap, "\(what): second \(second) moved \(bytes) bytes, over 110 % of \(rate)")
         }

@@ -98,8 +98,8 @@ import Testing
     @Test func theAverageCountsSettledBytesInBothDirections() {
         var state = ThrottleState(bytesPerSecond: nil, at: .zero)
         state.settle(used: 600, granted: 600, for: Self.reader, at: .milliseconds(10))
-        state.settle(used: 400, granted: 0, for: BandwidthTransfer(requestID: .next(), direction: .upload),
-                     at: .milliseconds(20))
+        let upload = BandwidthTransfer(requestID: .next(), direction: .upload)
+        state.settle(used: 400, granted: 0, for: upload, at: .milliseconds(20))
         #expect(state.average(at: .milliseconds(500)) == 0)
         #expect(state.average(at: .milliseconds(1_100)) == 1_000)
         #expect(state.average(at: .milliseconds(2_100)) == 0)
