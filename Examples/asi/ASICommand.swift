@@ -23,6 +23,8 @@ struct ASICommand: AsyncParsableCommand {
             - --no-keepalive closes each connection after its request.
             - Cookies are kept only with -b or -c; a 401 that no credential
               answers exits 67 (curl prints the 401 page).
+            - --limit-rate holds every second to the rate (curl averages);
+              --max-bandwidth (not in curl) is one budget for all transfers.
 
             Exit codes (as curl's): 2 usage, 3 malformed URL, 6 cannot resolve host,
             7 cannot connect, 8 bad server reply, 22 HTTP error with --fail,

@@ -1,5 +1,4 @@
 import ArgumentParser
-import HTTPCore
 import Throttle
 
 /// The flags that limit bandwidth: curl's per-transfer `--limit-rate` and ASIHTTPRequest's budget shared by every
