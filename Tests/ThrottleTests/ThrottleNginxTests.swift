@@ -64,6 +64,23 @@ struct ThrottleNginxTests {
         }
     }
 
+    @Test func aTLSDownloadIsReadThroughSmallGrantsAndArrivesIntact() async throws {
+        try await withNginx { nginx in
+            // 2,048 bytes/s: slices of 51 bytes, so the TLS records are read in many small pieces.
+            let recorder = PerSecondRecorder(try ThrottleLimiter(bytesPerSecond: nil))
+            let client = Client(transport: .posix(), bandwidth: recorder)
+            var request = Request(url: nginx.url("/1k.bin", on: .tls))
+            request.options.tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+            request.options.maxBandwidthPerSecond = 2_048
+            let response = try await client.send(request)
+            #expect(response.status == .ok)
+            #expect(response.body == NginxPeer.oneKiB)
+            #expect(recorder.total == NginxPeer.oneKiB.count)
+            Self.expectNoSecondAbove110Percent(recorder, rate: 2_048, "one TLS download with its own limit")
+            try await client.shutdown()
+        }
+    }
+
     @Test func anUploadUnderItsOwnLimitRunsNoSecondAbove110PercentAndArrivesIntact() async throws {
         let rate = 64 * 1024
         let payload = Self.payload(rate * 3)
