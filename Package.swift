@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
         .library(name: "FileKeyring", targets: ["FileKeyring"]),
+        .library(name: "Throttle", targets: ["Throttle"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -53,11 +54,13 @@ let package = Package(
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
         // An encrypted credential file (ASIHTTPRequest's Keychain on Linux) and a read-only .netrc source.
         .target(name: "FileKeyring", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/FileKeyring"),
+        // Bandwidth throttling: a `BandwidthLimiter` with ASIHTTPRequest's shared budget (issue 14).
+        .target(name: "Throttle", dependencies: ["HTTPCore"], path: "Plugins/Throttle"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
             name: "ASIKit",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "Throttle"],
             path: "Modules/ASIKit"
         ),
 
@@ -75,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "FileKeyring",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "FileKeyring", "Throttle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -130,6 +133,9 @@ let package = Package(
         // A child process for the keyring's kill -9 and two-writer tests.
         .executableTarget(
             name: "KeyringWriter", dependencies: ["HTTPCore", "FileKeyring"], path: "Tests/KeyringWriter"),
+            name: "ThrottleTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "Throttle", "TestSupport"],
+            path: "Tests/ThrottleTests"
     ]
 )
 

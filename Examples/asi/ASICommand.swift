@@ -23,6 +23,8 @@ struct ASICommand: AsyncParsableCommand {
             - --no-keepalive closes each connection after its request.
             - Cookies are kept only with -b or -c; a 401 that no credential
               answers exits 67 (curl prints the 401 page).
+            - --limit-rate holds every second to the rate (curl averages);
+              --max-bandwidth (not in curl) is one budget for all transfers.
 
             Exit codes (as curl's): 2 usage, 3 malformed URL, 6 cannot resolve host,
             7 cannot connect, 8 bad server reply, 22 HTTP error with --fail,
@@ -38,6 +40,7 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Request") var request: RequestFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
+    @OptionGroup(title: "Bandwidth") var bandwidth: BandwidthFlags
     @OptionGroup(title: "Output") var output: OutputFlags
     @OptionGroup(title: "Credential sources") var credentialSources: CredentialSourceFlags
     @OptionGroup(title: "Proxy") var proxy: ProxyFlags
@@ -76,7 +79,7 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, transfer: transfer, tls: tls, output: output,
+                targets: targets, request: request, transfer: transfer, tls: tls, bandwidth: bandwidth, output: output,
                 credentialSources: credentialSources, proxy: proxy)
             try await context.builder.sources.validateKeyring()
         } catch {
@@ -92,6 +95,7 @@ struct ASICommand: AsyncParsableCommand {
             ? await ParallelTransfer(context: context).run(targets)
             : await SerialTransfer(context: context).run(targets)
         if let failure = context.finish() { code = failure.exitCode }
+        Verbose.printAverageBandwidth(context.client.averageBandwidthPerSecond, if: context.verbose)
         try? await context.client.shutdown()
         if code != 0 { throw ExitCode(code) }
     }

@@ -35,7 +35,7 @@ struct OutputFlags: ParsableArguments {
 
     @Flag(
         name: [.customShort("v"), .customLong("verbose")],
-        help: "Print the exchange and the library's debug log on stderr; -vv logs at trace level.")
+        help: "Print the exchange, the library's debug log (-vv: trace level) and the average bandwidth on stderr.")
     var verbosity: Int
 
     @Flag(

@@ -22,8 +22,9 @@ struct TransferContext: Sendable {
     private let showsErrors: Bool
 
     init(
-        targets: [Target], request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, output: OutputFlags,
-        credentialSources: CredentialSourceFlags = CredentialSourceFlags(), proxy: ProxyFlags = ProxyFlags()
+        targets: [Target], request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
+        output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags(),
+        proxy: ProxyFlags = ProxyFlags()
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -36,13 +37,16 @@ struct TransferContext: Sendable {
             persistentCredentials: sources.keyring,
             middleware: request.anyAuth ? [] : sources.netrc.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [],
             codecs: [.zlib()],
+            bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
             configuration: Client.Configuration(logger: logger))
+        var options = Self.options(request: request, transfer: transfer, tls: tls)
+        options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
             form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,
             usesCookieEngine: !request.cookies.isEmpty || request.cookieJar != nil,
             credential: request.user.map(Self.credential), preemptiveBasic: !request.anyAuth,
-            options: Self.options(request: request, transfer: transfer, tls: tls), sources: sources)
+            options: options, sources: sources)
         let bodyOnTerminal =
             Output.isTerminal(1) && targets.contains { $0.destination == .standardOutput }
         let showsBar = !output.silent && (output.progressBar || (Output.isTerminal(2) && !bodyOnTerminal))

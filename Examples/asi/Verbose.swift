@@ -28,6 +28,13 @@ enum Verbose {
         Output.writeError(text + "<\r\n")
     }
 
+    /// Prints the client's average bandwidth at the end of the run (ASIHTTPRequest's
+    /// `averageBandwidthUsedPerSecond`: the mean of the last five one-second windows, 0 for a run under a second).
+    static func printAverageBandwidth(_ bytesPerSecond: Int, if enabled: Bool) {
+        guard enabled else { return }
+        Output.writeError("* Average bandwidth: \(bytesPerSecond) bytes/s over the last 5 seconds\n")
+    }
+
     private static func describe(_ field: HTTPField) -> String {
         "\(field.name.rawName): \(secretFields.contains(field.name) ? "<redacted>" : field.value)"
     }

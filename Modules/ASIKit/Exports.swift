@@ -4,3 +4,4 @@
 @_exported public import HTTPCore
 @_exported public import HTTPPipeline
 @_exported public import SocketTransport
+@_exported public import Throttle

@@ -10,10 +10,11 @@
 /// limiter.settle(used: read, granted: granted, for: transfer)                  // a short read returns the rest
 /// ```
 ///
-/// Body bytes that arrived without asking (those read together with the response head, bytes a parser held from
-/// an earlier read) are settled with `granted: 0`, so every body byte counts in the budget and in the average,
-/// in both directions, including the bytes read while draining a discarded body to keep its connection.
-/// Header bytes are not metered (ASIHTTPRequest's rule).
+/// Body bytes that arrived without asking (read together with the response head by a transport that reads the
+/// head without a grant; `POSIXTransport` asks for those reads too and settles the body bytes among them) are
+/// settled with `granted: 0`, so every body byte counts in the budget and in the average, in both directions,
+/// including the bytes read while draining a discarded body to keep its connection. Header bytes are not metered
+/// (ASIHTTPRequest's rule).
 ///
 /// ## Implementation requirements
 /// - ``grant(upTo:for:)`` returns a count in `1...wanted` (`wanted` is at least 1). It may suspend while the budget

@@ -1,6 +1,8 @@
 import HTTPCore
 
 /// The request's bandwidth limiter bound to one direction of its body: ask before moving bytes, settle after.
+/// Every read of a response (its head included) and every body write is asked for, so no body byte moves
+/// without a grant.
 ///
 /// Built only when the context has a limiter (``init(_:direction:)`` returns `nil` otherwise), so the unlimited
 /// path costs one `nil` check and no `await`.
@@ -26,12 +28,6 @@ struct BandwidthMeter {
     /// Settles a grant with the bytes that moved (0 or more).
     func settle(used: Int, granted: Int) {
         limiter.settle(used: used, granted: granted, for: transfer)
-    }
-
-    /// Settles body bytes that moved without a grant (with the head, or held by the parser); none is a no-op.
-    func settle(unasked used: Int) {
-        guard used > 0 else { return }
-        limiter.settle(used: used, granted: 0, for: transfer)
     }
 
     /// The body bytes in a batch of parser events.

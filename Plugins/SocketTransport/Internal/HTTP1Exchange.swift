@@ -33,11 +33,12 @@ struct HTTP1Exchange {
         var head: HTTP1ResponseHead?
         var chunks: [[UInt8]] = []
         var ended = false
+        // With a limiter the head is read in granted pieces too, so no body byte is read before it was granted;
+        // the head's own bytes go back to the budget when each read is settled.
+        let meter = BandwidthMeter(context, direction: .download)
         while head == nil {
-            let count: Int
             do {
-                count = try await connection.read()
-                try connection.parse(count)
+                try await readAndParseHead(meter: meter)
             } catch let error as ClientError where error.code == .connectFailed {
                 throw writeError ?? error
             }
@@ -60,10 +61,6 @@ struct HTTP1Exchange {
         }
         var progress = ProgressCounter(context: context, direction: .download, expected: expected)
         for chunk in chunks { progress.add(chunk.count) }
-        // Body bytes that came with the head were read without asking: they still count against the budget.
-        if !chunks.isEmpty, let meter = BandwidthMeter(context, direction: .download) {
-            meter.settle(unasked: chunks.reduce(0) { $0 + $1.count })
-        }
         let reuse = ReusePolicy(
             keepAlive: head.keepAlive && plan.persistent && writeError == nil,
             idleTimeout: head.keepAliveTimeout.map { UInt64(max(0, $0)) &* 1_000_000_000 } ?? plan.idleTimeout)
@@ -79,6 +76,23 @@ struct HTTP1Exchange {
         return Response(status: head.status, version: head.version, headerFields: head.fields,
                         body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id,
                         route: plan.key.route, isFromProxy: plan.key.proxy != nil && !plan.key.isTunnel)
+    }
+
+    /// Reads once and parses what came: without a limiter as much as the buffer holds; with one, at most the
+    /// grant, settled with the body bytes among what was read (none when the read or the parse fails).
+    private func readAndParseHead(meter: BandwidthMeter?) async throws {
+        guard let meter else {
+            try connection.parse(try await connection.read())
+            return
+        }
+        let granted = try await meter.grant(upTo: connection.readSize)
+        do {
+            try connection.parse(try await connection.read(upTo: granted))
+        } catch {
+            meter.settle(used: 0, granted: granted)
+            throw error
+        }
+        meter.settle(used: BandwidthMeter.bodyBytes(in: connection.events), granted: granted)
     }
 }
 
