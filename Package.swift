@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
+        .library(name: "PublicSuffix", targets: ["PublicSuffix"]),
+        .library(name: "CookieFile", targets: ["CookieFile"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -50,11 +52,18 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
+        .systemLibrary(name: "CLibPSL", path: "Plugins/CLibPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
+        .target(name: "PublicSuffix", dependencies: ["HTTPCore", "CLibPSL"], path: "Plugins/PublicSuffix"),
+        .target(
+            name: "CookieFile",
+            dependencies: ["HTTPCore", .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/CookieFile"
+        ),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
             name: "ASIKit",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "PublicSuffix"],
             path: "Modules/ASIKit"
         ),
 
@@ -72,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "PublicSuffix", "CookieFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -119,6 +128,16 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
+        .testTarget(
+            name: "PublicSuffixTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "PublicSuffix"],
+            path: "Tests/PublicSuffixTests"
+        ),
+        .testTarget(
+            name: "CookieFileTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "CookieFile", "TestSupport"],
+            path: "Tests/CookieFileTests"
+        ),
     ]
 )
 

@@ -86,7 +86,8 @@ struct RequestPipeline: Sendable {
             logger.debug("response", metadata: ["status": "\(response.status.code)"])
             // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
             let isProxyChallenge = response.status.code == 407 && response.isFromProxy
-            let cookies = isProxyChallenge ? [] : SetCookieParser.cookies(in: response.headerFields, from: hop.url)
+            let cookies = isProxyChallenge ? [] : SetCookieParser.cookies(
+                in: response.headerFields, from: hop.url, publicSuffixes: client.configuration.publicSuffixes)
             if current.options.usesCookieStore, !cookies.isEmpty {
                 try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.url) }
             }
