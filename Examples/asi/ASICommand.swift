@@ -36,6 +36,8 @@ struct ASICommand: AsyncParsableCommand {
     var urls: [String] = []
 
     @OptionGroup(title: "Request") var request: RequestFlags
+    @OptionGroup(title: "Cookies") var cookie: CookieFlags
+    @OptionGroup(title: "Connection") var connection: ConnectionFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
     @OptionGroup(title: "Output") var output: OutputFlags
@@ -74,7 +76,8 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, transfer: transfer, tls: tls, output: output)
+                targets: targets, request: request, cookie: cookie, connection: connection, transfer: transfer,
+                tls: tls, output: output)
         } catch {
             let failure = TransferFailure(error)
             if !output.silent || output.showError {
@@ -82,7 +85,7 @@ struct ASICommand: AsyncParsableCommand {
             }
             throw ExitCode(failure.exitCode)
         }
-        await context.loadCookieFiles()
+        context.cookies.loadCookieFiles()
         var code =
             output.parallel
             ? await ParallelTransfer(context: context).run(targets)

@@ -23,6 +23,10 @@ extension POSIXTransport {
         /// proxies (absolute-form requests for `http` URLs, `CONNECT` tunnels for `https` URLs); HTTPS and SOCKS
         /// proxy routes fail the request with ``ClientError/Code/invalidConfiguration``.
         public var proxyResolver: (any ProxyResolver)?
+        /// Addresses to use instead of asking the resolver, by `host:port` (curl's `--resolve`): the key is a
+        /// lower-cased host name and a port, for example `example.org:8080`, the value an IPv4 or IPv6 literal.
+        /// The request keeps its URL, `Host` field and TLS server name. Default empty.
+        public var addressOverrides: [String: String] = [:]
 
         /// Creates a configuration.
         /// - Parameters:

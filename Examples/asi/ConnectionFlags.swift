@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// The flags that decide where connections go.
+struct ConnectionFlags: ParsableArguments {
+    @Option(
+        name: .customLong("resolve"),
+        help: ArgumentHelp(
+            "Connect to ADDR for HOST:PORT instead of resolving HOST (the URL and Host field stay as they are).",
+            valueName: "host:port:addr"))
+    var resolve: [String] = []
+
+    /// The `--resolve` entries as ``POSIXTransport/Configuration/addressOverrides``.
+    /// - Throws: `ValidationError` for an entry that is not `HOST:PORT:ADDR`.
+    func addressOverrides() throws -> [String: String] {
+        var overrides: [String: String] = [:]
+        for entry in resolve {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port),
+                !parts[2].isEmpty
+            else { throw ValidationError("--resolve wants HOST:PORT:ADDR, not \(entry)") }
+            var address = String(parts[2])
+            if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
+            overrides["\(parts[0].lowercased()):\(port)"] = address
+        }
+        return overrides
+    }
+}
