@@ -31,6 +31,7 @@ struct TransferContext: Sendable {
         cookies = try CookieSession(flags: cookie, logger: warnings)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
+        transport.proxyResolver = try connection.proxyResolver()
         client = Client(
             transport: .posix(transport), cookies: cookies.store, codecs: [.zlib()],
             configuration: Client.Configuration(logger: logger, publicSuffixes: .libpsl()))

@@ -5,7 +5,7 @@ extension SetCookieParser {
     /// The attributes after a `Set-Cookie`'s name-value pair (RFC 6265 §5.2.1–5.2.6), the last valid one of each
     /// name kept.
     struct Attributes {
-        /// The `Max-Age` expiry, already clamped; wins over ``expires``.
+        /// The `Max-Age` expiry, not yet clamped; wins over ``expires``.
         var maxAge: Date?
         /// The `Expires` date as parsed, not yet clamped.
         var expires: Date?
@@ -42,12 +42,14 @@ extension SetCookieParser {
         private mutating func apply(_ key: String, _ value: Substring, url: URL, now: Date) {
             switch key {
             case "expires":
-                if let date = CookieDateParser.date(from: String(value)) { expires = date }
+                if value.utf8.count < Self.maxDateLength, let date = CookieDateParser.date(from: String(value)) {
+                    expires = date
+                }
             case "max-age":
                 if let seconds = Self.deltaSeconds(value) {
                     maxAge = seconds <= 0
                         ? Date(timeIntervalSince1970: 0)
-                        : now.addingTimeInterval(min(TimeInterval(seconds), SetCookieParser.maxLifetime))
+                        : now.addingTimeInterval(TimeInterval(seconds))  // capped by the parser
                 }
             case "domain":
                 var domain = value.lowercased()
@@ -65,6 +67,9 @@ extension SetCookieParser {
                 break
             }
         }
+
+        /// The longest `Expires` value read as a date (curl's limit; real dates are about 30 characters).
+        static let maxDateLength = 80
 
         /// RFC 6265 §5.2.2: an optional `-` then digits only; anything else is ignored. Too many digits saturate.
         static func deltaSeconds(_ text: Substring) -> Int64? {

@@ -11,7 +11,8 @@ public import HTTPCore
 ///   default path.
 /// - Refused: a `Domain` that does not cover the host, a public suffix other than the host itself (asked of the
 ///   ``PublicSuffixList`` when one is given; without one, only single-label domains such as `com` are refused),
-///   `Secure` over plain `http`, control characters in the name or value, and a header longer than ``maxLength``
+///   `Secure` over plain `http`, control characters or tabs in the name, value or path, and a header longer than
+///   ``maxLength``
 ///   (the storage refuses a name and value longer than ``CookieStorage/Limits/maxCookieSize`` together).
 /// - Clamped (RFC 6265bis): an attribute value longer than 1024 bytes is ignored, and an expiry more than 400 days
 ///   ahead becomes 400 days (``maxLifetime``). `SameSite` is kept as received.
@@ -20,8 +21,12 @@ public enum SetCookieParser {
     public static let maxLength = 8192
     /// The longest attribute value honoured (RFC 6265bis §5.6: longer ones are ignored).
     public static let maxAttributeLength = 1024
-    /// The longest a cookie lives: 400 days (RFC 6265bis §5.6), for `Expires` and `Max-Age` alike.
+    /// The longest a cookie lives: 400 days (RFC 6265bis §5.6), for `Expires` and `Max-Age` alike. A capped
+    /// expiry is rounded to the nearest minute, as curl does.
     public static let maxLifetime: TimeInterval = 400 * 86_400
+    /// The most `Set-Cookie` fields of one response that are parsed; the rest are ignored (as in curl), so one
+    /// response cannot flush a domain's cookies.
+    public static let maxCookiesPerResponse = 50
 
     /// Parses one `Set-Cookie` value received from `url`.
     /// - Parameters:
@@ -41,11 +46,12 @@ public enum SetCookieParser {
         guard let equals = pair.firstIndex(of: "=") else { return nil }
         let name = String(pair[..<equals].trimmingOWS())
         let value = String(pair[pair.index(after: equals)...].trimmingOWS())
-        guard !name.isEmpty, !containsControl(name), !containsControl(value) else { return nil }
+        guard !name.isEmpty, !containsControlOrTab(name), !containsControlOrTab(value) else { return nil }
 
         let attributes = Attributes(header[semicolon...].dropFirst(), url: url, now: now)
-        var cookie = Cookie(name: name, value: value, domain: host, isHostOnly: true,
-                            path: attributes.path ?? defaultPath(of: url), created: now)
+        let path = attributes.path ?? defaultPath(of: url)
+        guard !containsControlOrTab(path) else { return nil }
+        var cookie = Cookie(name: name, value: value, domain: host, isHostOnly: true, path: path, created: now)
         if var domain = attributes.domain {
             if isPublicSuffix(domain, publicSuffixes) {
                 guard domain == host else { return nil }
@@ -54,10 +60,10 @@ public enum SetCookieParser {
             if !domain.isEmpty {
                 guard acceptsDomain(domain, forHost: host) else { return nil }
                 cookie.domain = domain
-                cookie.isHostOnly = false
+                cookie.isHostOnly = Cookie.isIPAddress(host)  // an address has no subdomains: same cookie, plainer
             }
         }
-        cookie.expires = attributes.maxAge ?? attributes.expires.map { min($0, now.addingTimeInterval(maxLifetime)) }
+        cookie.expires = (attributes.maxAge ?? attributes.expires).map { capped($0, now: now) }
         cookie.isSecure = attributes.isSecure
         cookie.isHTTPOnly = attributes.isHTTPOnly
         cookie.sameSite = attributes.sameSite
@@ -75,7 +81,9 @@ public enum SetCookieParser {
     public static func cookies(
         in fields: HTTPFields, from url: URL, at now: Date = Date(), publicSuffixes: (any PublicSuffixList)? = nil
     ) -> [Cookie] {
-        fields[values: .setCookie].compactMap { parse($0, from: url, at: now, publicSuffixes: publicSuffixes) }
+        fields[values: .setCookie].prefix(maxCookiesPerResponse).compactMap {
+            parse($0, from: url, at: now, publicSuffixes: publicSuffixes)
+        }
     }
 
     /// RFC 6265 §5.3 step 6: whether a `Domain` attribute may be kept for a response from `host`.
@@ -88,8 +96,10 @@ public enum SetCookieParser {
     }
 
     private static func isPublicSuffix(_ domain: String, _ list: (any PublicSuffixList)?) -> Bool {
-        guard let list, !domain.isEmpty, !domain.hasSuffix("."), !Cookie.isIPAddress(domain) else { return false }
-        return list.isPublicSuffix(domain)
+        var domain = Substring(domain)
+        while domain.hasSuffix(".") { domain.removeLast() }  // `me.` is the suffix `me`, fully qualified
+        guard let list, !domain.isEmpty, !Cookie.isIPAddress(String(domain)) else { return false }
+        return list.isPublicSuffix(String(domain))
     }
 
     /// RFC 6265 §5.1.4 default path: the request path up to, not including, its last `/`.
@@ -99,8 +109,16 @@ public enum SetCookieParser {
         return String(path[..<slash])
     }
 
-    /// RFC 6265bis §5.6: control characters other than the tab make the cookie invalid.
-    private static func containsControl(_ text: String) -> Bool {
-        text.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+    /// RFC 6265bis §5.6: control characters make the cookie invalid. A tab inside a name, value or path (the
+    /// edges are already trimmed) is refused too, as curl does: cookie files separate their fields with tabs.
+    private static func containsControlOrTab(_ text: String) -> Bool {
+        text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+    }
+
+    /// An expiry no later than ``maxLifetime`` from `now`; a capped one rounded to the nearest minute.
+    private static func capped(_ expiry: Date, now: Date) -> Date {
+        let limit = now.addingTimeInterval(maxLifetime)
+        guard expiry > limit else { return expiry }
+        return Date(timeIntervalSince1970: ((limit.timeIntervalSince1970 + 30) / 60).rounded(.down) * 60)
     }
 }
