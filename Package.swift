@@ -135,7 +135,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CookieFileTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "CookieFile", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "CookieFile", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/CookieFileTests"
         ),
     ]

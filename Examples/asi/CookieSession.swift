@@ -4,6 +4,10 @@ import HTTPCore
 import HTTPPipeline
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The cookie engine behind `-b`, `-c` and `-j`: an in-memory jar, or a ``CookieFileStore`` for `-c FILE`
 /// (read at the start, merged and written atomically at the end), with the `-b` files loaded into it.
 struct CookieSession: Sendable {
@@ -24,8 +28,15 @@ struct CookieSession: Sendable {
         junksSessionCookies = flags.junkSessionCookies
         writesStandardOutput = flags.cookieJar == "-"
         if let path = flags.cookieJar, path != "-" {
-            let configuration = CookieFileStore.Configuration(
+            var configuration = CookieFileStore.Configuration(
                 keepsSessionCookies: true, loadsSessionCookies: !flags.junkSessionCookies, logger: logger)
+            if let marker = getenv("ASI_TEST_PAUSE_BEFORE_COOKIE_RENAME").map({ String(cString: $0) }) {
+                // Crash tests only: say the new file is written, then wait to be killed before the rename.
+                configuration.beforeRename = {
+                    _ = FileManager.default.createFile(atPath: marker, contents: nil)
+                    while true { pause() }
+                }
+            }
             do {
                 let fileStore = try CookieFileStore(path: path, configuration: configuration)
                 self.fileStore = fileStore

@@ -28,11 +28,11 @@ public enum NetscapeCookieFile {
     /// - Returns: The cookies and the numbers of malformed lines.
     public static func parse(_ bytes: some Sequence<UInt8>, loadedAt now: Date) -> Contents {
         var contents = Contents(cookies: [], malformedLines: [])
-        let text = String(decoding: Array(bytes), as: UTF8.self)
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = rawLine
-            if line.last == "\r" { line.removeLast() }
-            switch parseLine(line, created: now) {
+        // Split the bytes, not a String: "\r\n" is one Character, and a CRLF file must still split into lines.
+        let lines = Array(bytes).split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (index, rawLine) in lines.enumerated() {
+            let bytes = rawLine.last == 0x0D ? rawLine.dropLast() : rawLine
+            switch parseLine(Substring(String(decoding: bytes, as: UTF8.self)), created: now) {
             case .cookie(let cookie): contents.cookies.append(cookie)
             case .comment: continue
             case .malformed: contents.malformedLines.append(index + 1)
