@@ -8,10 +8,11 @@ import Testing
 /// for the redirect target, compared byte for byte with the case's expectation. The `disabled-*` cases (disabled
 /// upstream) are reported apart and not asserted. Skipped when the corpus is absent, unless ASI_REQUIRE_PEERS=1.
 @Suite struct CookieCorpusTests {
-    /// `<repo>/../shared/corpora/cookies/parser`.
-    static let directory: String = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appending(path: "../shared/corpora/cookies/parser").standardizedFileURL.path(percentEncoded: false)
+    /// `<repo>/../shared/corpora/cookies/parser`, or under `ASI_CORPORA_DIR` (a checkout elsewhere).
+    static let directory: String = (ProcessInfo.processInfo.environment["ASI_CORPORA_DIR"].map { URL(filePath: $0) }
+        ?? URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "../shared/corpora"))
+        .appending(path: "cookies/parser").standardizedFileURL.path(percentEncoded: false)
 
     static var isPresent: Bool { FileManager.default.fileExists(atPath: directory) }
     static var isRequired: Bool { ProcessInfo.processInfo.environment["ASI_REQUIRE_PEERS"] == "1" }
