@@ -136,7 +136,8 @@ let package = Package(
         .testTarget(
             name: "CookieFileTests",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "CookieFile", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "CookieFile", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/CookieFileTests"
         ),

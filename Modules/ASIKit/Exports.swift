@@ -3,4 +3,5 @@
 @_exported public import GzipCodec
 @_exported public import HTTPCore
 @_exported public import HTTPPipeline
+@_exported public import PublicSuffix
 @_exported public import SocketTransport

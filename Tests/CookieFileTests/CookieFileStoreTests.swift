@@ -2,6 +2,7 @@ import CookieFile
 import FoundationEssentials
 import Glibc
 import HTTPCore
+import HTTPTesting
 import Logging
 import Synchronization
 import TestSupport
@@ -146,6 +147,16 @@ import Testing
         }
         #expect(Set(try CookieFileStore(path: path).allCookies.map(\.name)) == Set((0..<12).map { "c\($0)" }))
         #expect(DataPath.listing(directory) == ["cookies.txt"], "no temporary file is left behind")
+    }
+
+    @Test func conformsToTheCookieStoreRules() async throws {
+        let directory = try DataPath.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var count = 0
+        try await CookieStoreConformance.run {
+            count += 1
+            return try CookieFileStore(path: directory + "/jar\(count).txt")
+        }
     }
 
     @Test func anUnreadableFileIsAStorageError() throws {

@@ -11,9 +11,8 @@ extension Cookie {
         /// `SameSite=None`.
         case none = "None"
 
-        /// Parses an attribute value, case-insensitively.
+        /// Parses an attribute value, case-insensitively; `nil` for anything else (the attribute is then ignored).
         /// - Parameter text: The value, for example `lax`.
-        /// - Returns: The value, or `nil` for anything else (the attribute is then ignored).
         public init?(attribute text: some StringProtocol) {
             switch text.lowercased() {
             case "strict": self = .strict
