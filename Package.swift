@@ -52,7 +52,9 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
-        .systemLibrary(name: "CLibPSL", path: "Plugins/CLibPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
+        .systemLibrary(
+            name: "CLibPSL", path: "Plugins/CLibPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]
+        ),
         .target(name: "PublicSuffix", dependencies: ["HTTPCore", "CLibPSL"], path: "Plugins/PublicSuffix"),
         .target(
             name: "CookieFile",

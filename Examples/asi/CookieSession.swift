@@ -59,7 +59,8 @@ struct CookieSession: Sendable {
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             let contents = NetscapeCookieFile.parse(data, loadedAt: Date())
             for line in contents.malformedLines {
-                logger.warning("Skipped a malformed line of the cookie file", metadata: ["path": "\(path)", "line": "\(line)"])
+                logger.warning(
+                    "Skipped a malformed line of the cookie file", metadata: ["path": "\(path)", "line": "\(line)"])
             }
             var cookies = contents.cookies
             if junksSessionCookies { cookies.removeAll { $0.expires == nil } }
@@ -79,7 +80,8 @@ struct CookieSession: Sendable {
             }
         } else if writesStandardOutput, let memoryJar {
             let now = Date()
-            try Output.writeStandardOutput(NetscapeCookieFile.format(memoryJar.allCookies.filter { !$0.isExpired(at: now) }))
+            let cookies = memoryJar.allCookies.filter { !$0.isExpired(at: now) }
+            try Output.writeStandardOutput(NetscapeCookieFile.format(cookies))
         }
     }
 }

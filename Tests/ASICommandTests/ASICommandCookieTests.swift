@@ -101,7 +101,8 @@ struct ASICommandCookieTests {
         try DataPath.write(previous, to: jar)
         let marker = directory + "/paused"
         let asi = try ChildProcess(
-            executable: ASICommandRun.binary, arguments: ["-s", "-o", "/dev/null", "-c", jar, server.url("/").absoluteString],
+            executable: ASICommandRun.binary,
+            arguments: ["-s", "-o", "/dev/null", "-c", jar, server.url("/").absoluteString],
             logPath: directory + "/asi.log", environment: ["ASI_TEST_PAUSE_BEFORE_COOKIE_RENAME": marker])
         // Wait (up to a minute; no timing is asserted) until the new file is written and synced, before the rename.
         for _ in 0..<600 where !FileManager.default.fileExists(atPath: marker) && asi.isRunning {

@@ -109,14 +109,16 @@ public final class CookieFileStore: CookieStore {
     /// replaces it atomically. Does nothing when the file exists and nothing changed since it was read or written.
     /// - Throws: ``ClientError`` with ``ClientError/Code/storageFailed`` when the file cannot be read or written.
     public func save() throws(ClientError) {
-        let (ours, base, revision, isSynced) = state.withLock {
-            ($0.storage.allCookies, $0.base, $0.storage.revision, $0.storage.revision == $0.syncedRevision && $0.fileExists)
+        let (ours, base, revision, isSynced) = state.withLock { state in
+            let isSynced = state.storage.revision == state.syncedRevision && state.fileExists
+            return (state.storage.allCookies, state.base, state.storage.revision, isSynced)
         }
         guard !isSynced else { return }
         let (merged, written) = try io.withLock { () throws(ClientError) -> ([Cookie], [Cookie]) in
             let now = Date()
             let theirs = try io.read().map { Self.cookies(in: $0, path: path, at: now, logger: configuration.logger) }
-            let merged = CookieMerge.merge(base: base, ours: ours, theirs: theirs ?? []).filter { !$0.isExpired(at: now) }
+            let merged = CookieMerge.merge(base: base, ours: ours, theirs: theirs ?? [])
+                .filter { !$0.isExpired(at: now) }
             let written = merged.filter { $0.expires != nil || configuration.keepsSessionCookies }
             try io.replace(with: Array(NetscapeCookieFile.format(written).utf8))
             return (merged, written)
@@ -149,7 +151,8 @@ public final class CookieFileStore: CookieStore {
     private static func cookies(in bytes: [UInt8], path: String, at now: Date, logger: Logger) -> [Cookie] {
         let contents = NetscapeCookieFile.parse(bytes, loadedAt: now)
         for line in contents.malformedLines {
-            logger.warning("Skipped a malformed line of the cookie file", metadata: ["path": "\(path)", "line": "\(line)"])
+            logger.warning(
+                "Skipped a malformed line of the cookie file", metadata: ["path": "\(path)", "line": "\(line)"])
         }
         return contents.cookies
     }

@@ -45,7 +45,8 @@ public enum NetscapeCookieFile {
     /// - Parameter cookies: The cookies to write.
     /// - Returns: The file's text.
     public static func format(_ cookies: [Cookie]) -> String {
-        var text = header + "\n# Written by ASIKit's CookieFile plug-in (curl and wget read this). Edit at your own risk.\n\n"
+        var text = header + "\n# Written by ASIKit's CookieFile plug-in (curl and wget read this)."
+            + " Edit at your own risk.\n\n"
         for cookie in cookies {
             text += line(for: cookie) + "\n"
         }

@@ -62,7 +62,7 @@ struct CookieFileIO: Sendable {
         var template = Array((directory + "/.cookies-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw failure("mkstemp", "Cannot create a temporary cookie file") }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var renamed = false
         defer {
             if !renamed { unlink(temporary) }
