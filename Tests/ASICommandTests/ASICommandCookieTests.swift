@@ -127,3 +127,41 @@ struct ASICommandCookieTests {
 extension String {
     fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
 }
+
+/// `-j` and `-c -` against a loopback server that records the `Cookie` field.
+@Suite("asi: cookie flags")
+struct ASICommandCookieFlagTests {
+    @Test func junkSessionCookiesDropsTheSessionCookiesOfCookieFiles() async throws {
+        let server = try LoopbackServer { _ in .ok("ok") }
+        defer { server.shutdown() }
+        let directory = try DataPath.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let jar = directory + "/in.txt"
+        let far = Int(Date().timeIntervalSince1970) + 3600
+        try DataPath.write(Array("""
+            # Netscape HTTP Cookie File
+            127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts
+            127.0.0.1\tFALSE\t/\tFALSE\t\(far)\tlasting\tl
+
+            """.utf8), to: jar)
+        func sentCookie(_ arguments: [String]) async throws -> String? {
+            let run = try await ASICommandRun.run(arguments + ["-b", jar, server.url("/").absoluteString])
+            #expect(run.status == 0, "\(run.stderr)")
+            return server.requests.last?.headers.first { $0.name.lowercased() == "cookie" }?.value
+        }
+        #expect(try await sentCookie([]) == "session=s; lasting=l")
+        #expect(try await sentCookie(["-j"]) == "lasting=l")
+    }
+
+    @Test func cookieJarDashWritesTheJarToStandardOutput() async throws {
+        let server = try LoopbackServer { _ in
+            .status(200, headers: [("Set-Cookie", "s=1"), ("Set-Cookie", "h=2; HttpOnly; Max-Age=60")])
+        }
+        defer { server.shutdown() }
+        let run = try await ASICommandRun.run(["-s", "-o", "/dev/null", "-c", "-", server.url("/").absoluteString])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.hasPrefix("# Netscape HTTP Cookie File\n"))
+        #expect(run.output.contains("127.0.0.1\tFALSE\t/\tFALSE\t0\ts\t1"), "session cookies are kept, as curl's -c")
+        #expect(run.output.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t"))
+    }
+}
