@@ -8,6 +8,9 @@ import Testing
 @Suite struct CookieHostFieldTests {
     static let echo = ScriptedTransport { request, _ in
         var response = Response.text(request.headerFields[.cookie] ?? "none")
+        if request.url.path() == "/go" {
+            return Response(status: .found, headerFields: [.location: "http://evil.example/"])
+        }
         if request.url.path() == "/set" {
             response.headerFields.append(HTTPField(name: .setCookie, value: "v=1; Domain=host.example; Path=/"))
         }
@@ -27,6 +30,15 @@ import Testing
         #expect(jar.allCookies.map(\.domain) == ["host.example"], "Domain=host.example is accepted for the Host")
         #expect(try await client.send(Self.request("/next", host: "shop.host.example")).text() == "v=1")
         #expect(try await client.send(Self.request("/next", host: nil)).text() == "none", "not for 127.0.0.1")
+    }
+
+    @Test func aRedirectToAnotherOriginDropsTheHostFieldAndItsCookies() async throws {
+        let jar = MemoryCookieJar()
+        let client = Client(transport: Self.echo, cookies: jar)
+        _ = try await client.send(Self.request("/set", host: "www.host.example"))
+        let redirected = try await client.send(Self.request("/go", host: "www.host.example"))
+        #expect(redirected.info.url.host() == "evil.example")
+        #expect(redirected.text() == "none", "host.example's cookie must not follow the redirect")
     }
 
     @Test func withoutAHostFieldTheURLDecides() async throws {
