@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
         .testTarget(
             name: "PublicSuffixTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "PublicSuffix"],
+            dependencies: ["ASIKit", "HTTPCore", "HTTPPipeline", "PublicSuffix"],
             path: "Tests/PublicSuffixTests"
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import ASIKit
 import FoundationEssentials
 import HTTPCore
 import HTTPPipeline
@@ -42,6 +43,15 @@ import Testing
         let cookie = try #require(SetCookieParser.parse(
             "id=1; Domain=github.io", from: url, at: now, publicSuffixes: list))
         #expect(cookie.isHostOnly && cookie.domain == "github.io")
+    }
+
+    @Test func theStandardClientRefusesPublicSuffixCookies() async throws {
+        let client = Client.standard()
+        #expect(client.configuration.publicSuffixes is LibPSLPublicSuffixList)
+        let own = Client.standard(configuration: .init(publicSuffixes: list))
+        #expect((own.configuration.publicSuffixes as? LibPSLPublicSuffixList) === list, "a list you bring is kept")
+        try await client.shutdown()
+        try await own.shutdown()
     }
 
     @Test func aFullyQualifiedSuffixIsStillASuffix() throws {
