@@ -107,6 +107,9 @@ public final class CookieFileStore: CookieStore {
 
     /// Writes the file: under the folder's lock, reads it again, merges (see the type's documentation) and
     /// replaces it atomically. Does nothing when the file exists and nothing changed since it was read or written.
+    ///
+    /// The file I/O is synchronous and waits for the lock while another writer holds it (for its own short
+    /// read-merge-write), so call it where blocking a thread briefly is acceptable, as ``shutdown()`` does.
     /// - Throws: ``ClientError`` with ``ClientError/Code/storageFailed`` when the file cannot be read or written.
     public func save() throws(ClientError) {
         let (ours, base, revision, isSynced) = state.withLock { state in
