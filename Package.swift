@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
         .library(name: "FileKeyring", targets: ["FileKeyring"]),
         .library(name: "Throttle", targets: ["Throttle"]),
+        .library(name: "PublicSuffix", targets: ["PublicSuffix"]),
+        .library(name: "CookieFile", targets: ["CookieFile"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -56,11 +58,20 @@ let package = Package(
         .target(name: "FileKeyring", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/FileKeyring"),
         // Bandwidth throttling: a `BandwidthLimiter` with ASIHTTPRequest's shared budget (issue 14).
         .target(name: "Throttle", dependencies: ["HTTPCore"], path: "Plugins/Throttle"),
+        .systemLibrary(
+            name: "CLibPSL", path: "Plugins/CLibPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]
+        ),
+        .target(name: "PublicSuffix", dependencies: ["HTTPCore", "CLibPSL"], path: "Plugins/PublicSuffix"),
+        .target(
+            name: "CookieFile",
+            dependencies: ["HTTPCore", .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/CookieFile"
+        ),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
             name: "ASIKit",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "Throttle"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "Throttle", "PublicSuffix"],
             path: "Modules/ASIKit"
         ),
 
@@ -79,6 +90,7 @@ let package = Package(
             name: "ASICommand",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "FileKeyring", "Throttle",
+                "PublicSuffix", "CookieFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -133,9 +145,24 @@ let package = Package(
         // A child process for the keyring's kill -9 and two-writer tests.
         .executableTarget(
             name: "KeyringWriter", dependencies: ["HTTPCore", "FileKeyring"], path: "Tests/KeyringWriter"),
+        .testTarget(
             name: "ThrottleTests",
             dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "Throttle", "TestSupport"],
             path: "Tests/ThrottleTests"
+        ),
+        .testTarget(
+            name: "PublicSuffixTests",
+            dependencies: ["ASIKit", "HTTPCore", "HTTPPipeline", "PublicSuffix"],
+            path: "Tests/PublicSuffixTests"
+        ),
+        .testTarget(
+            name: "CookieFileTests",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "CookieFile", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/CookieFileTests"
+        ),
     ]
 )
 

@@ -38,12 +38,13 @@ struct ASICommand: AsyncParsableCommand {
     var urls: [String] = []
 
     @OptionGroup(title: "Request") var request: RequestFlags
+    @OptionGroup(title: "Cookies") var cookie: CookieFlags
+    @OptionGroup(title: "Connection") var connection: ConnectionFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
     @OptionGroup(title: "Bandwidth") var bandwidth: BandwidthFlags
     @OptionGroup(title: "Output") var output: OutputFlags
     @OptionGroup(title: "Credential sources") var credentialSources: CredentialSourceFlags
-    @OptionGroup(title: "Proxy") var proxy: ProxyFlags
 
     func validate() throws {
         if urls.isEmpty { throw ValidationError("No URL given.") }
@@ -79,8 +80,8 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, transfer: transfer, tls: tls, bandwidth: bandwidth, output: output,
-                credentialSources: credentialSources, proxy: proxy)
+                targets: targets, request: request, cookie: cookie, connection: connection, transfer: transfer,
+                tls: tls, bandwidth: bandwidth, output: output, credentialSources: credentialSources)
             try await context.builder.sources.validateKeyring()
         } catch {
             let failure = TransferFailure(error)
@@ -89,7 +90,7 @@ struct ASICommand: AsyncParsableCommand {
             }
             throw ExitCode(failure.exitCode)
         }
-        await context.loadCookieFiles()
+        context.cookies.loadCookieFiles()
         var code =
             output.parallel
             ? await ParallelTransfer(context: context).run(targets)

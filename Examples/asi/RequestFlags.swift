@@ -50,19 +50,6 @@ struct RequestFlags: ParsableArguments {
     @Flag(name: .customLong("anyauth"), help: "Send -u credentials only when the server asks (the 401 challenge loop).")
     var anyAuth = false
 
-    @Option(
-        name: [.customShort("b"), .customLong("cookie")],
-        help: ArgumentHelp(
-            "Cookies to send: \"name=value; name2=value2\", or a cookie file to read (Netscape format).",
-            valueName: "data|file"))
-    var cookies: [String] = []
-
-    @Option(
-        name: [.customShort("c"), .customLong("cookie-jar")],
-        help: ArgumentHelp(
-            "Write every cookie to this file (Netscape format; - for stdout) at the end.", valueName: "file"))
-    var cookieJar: String?
-
     @Flag(
         name: .customLong("compress-request"), help: "Send the request body gzip-compressed (Content-Encoding: gzip).")
     var compressRequest = false

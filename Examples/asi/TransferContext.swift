@@ -3,14 +3,13 @@ import GzipCodec
 import HTTPCore
 import HTTPPipeline
 import Logging
+import PublicSuffix
 import SocketTransport
 
 /// Everything the transfers share: the client, the request builder and the output settings.
 struct TransferContext: Sendable {
     let client: Client
-    let cookieJar: MemoryCookieJar
-    let cookieJarPath: String?
-    let cookieFiles: [String]
+    let cookies: CookieSession
     let builder: RequestBuilder
     let bar: TerminalProgressBar<ContinuousClock>?
     let maxTime: Double?
@@ -22,29 +21,32 @@ struct TransferContext: Sendable {
     private let showsErrors: Bool
 
     init(
-        targets: [Target], request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
-        output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags(),
-        proxy: ProxyFlags = ProxyFlags()
+        targets: [Target], request: RequestFlags, cookie: CookieFlags, connection: ConnectionFlags,
+        transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags, output: OutputFlags,
+        credentialSources: CredentialSourceFlags = CredentialSourceFlags()
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
-        cookieJar = MemoryCookieJar()
-        cookieJarPath = request.cookieJar
-        cookieFiles = request.cookies.filter { !$0.contains("=") }
+        var warnings = logger
+        warnings.logLevel = max(logger.logLevel, .warning)
+        cookies = try CookieSession(flags: cookie, logger: warnings)
         let sources = try CredentialSources(credentialSources)
+        var transport = POSIXTransport.Configuration()
+        transport.addressOverrides = try connection.addressOverrides()
+        transport.proxyResolver = try connection.proxyResolver()
         client = Client(
-            transport: .posix(.init(proxyResolver: try proxy.resolver())), cookies: cookieJar,
+            transport: .posix(transport), cookies: cookies.store,
             persistentCredentials: sources.keyring,
             middleware: request.anyAuth ? [] : sources.netrc.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [],
             codecs: [.zlib()],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
-            configuration: Client.Configuration(logger: logger))
+            configuration: Client.Configuration(logger: logger, publicSuffixes: .libpsl()))
         var options = Self.options(request: request, transfer: transfer, tls: tls)
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
-            form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,
-            usesCookieEngine: !request.cookies.isEmpty || request.cookieJar != nil,
+            form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: cookie.cookies,
+            usesCookieEngine: cookie.usesCookieEngine,
             credential: request.user.map(Self.credential), preemptiveBasic: !request.anyAuth,
             options: options, sources: sources)
         let bodyOnTerminal =
@@ -65,24 +67,12 @@ struct TransferContext: Sendable {
         if showsErrors { Output.writeError("asi: (\(failure.exitCode)) \(failure.message)\n") }
     }
 
-    /// Loads the `-b` cookie files into the jar.
-    func loadCookieFiles() async {
-        for path in cookieFiles {
-            for cookie in CookieJarFile.read(path) {
-                let host = cookie.domain.contains(":") ? "[\(cookie.domain)]" : cookie.domain
-                guard let url = URL(string: "http://\(host)/") else { continue }
-                await cookieJar.store([cookie], receivedFrom: url)
-            }
-        }
-    }
-
     /// Draws the progress bar's last state and writes the `-c` cookie jar.
     /// - Returns: The failure writing the jar, if any.
     func finish() -> TransferFailure? {
         bar?.finish()
-        guard let cookieJarPath else { return nil }
         do {
-            try CookieJarFile.write(cookieJar.allCookies, to: cookieJarPath)
+            try cookies.save()
             return nil
         } catch {
             report(error)

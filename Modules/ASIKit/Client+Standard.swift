@@ -1,10 +1,13 @@
 import GzipCodec
 public import HTTPPipeline
+import PublicSuffix
 public import SocketTransport
 
 extension Client {
     /// A ready client with the everyday stack: ``POSIXTransport`` (sockets and OpenSSL), gzip and deflate
     /// (``ZlibContentCodec``), and the in-memory defaults, an in-memory cookie jar and session credential store.
+    /// Cookies for public suffixes (`co.uk`, `github.io`) are refused with libpsl's list (the `PublicSuffix`
+    /// plug-in) unless `configuration` brings its own ``Client/Configuration/publicSuffixes``.
     ///
     /// ```swift
     /// import ASIKit
@@ -23,6 +26,8 @@ extension Client {
         transport: POSIXTransport.Configuration = .init(),
         configuration: Configuration = .init()
     ) -> Client {
-        Client(transport: .posix(transport), codecs: [.zlib()], configuration: configuration)
+        var configuration = configuration
+        if configuration.publicSuffixes == nil { configuration.publicSuffixes = .libpsl() }
+        return Client(transport: .posix(transport), codecs: [.zlib()], configuration: configuration)
     }
 }

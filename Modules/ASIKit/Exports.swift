@@ -3,5 +3,6 @@
 @_exported public import GzipCodec
 @_exported public import HTTPCore
 @_exported public import HTTPPipeline
+@_exported public import PublicSuffix
 @_exported public import SocketTransport
 @_exported public import Throttle

@@ -199,6 +199,7 @@ import Testing
             "Client.Configuration.authenticationHandler": configuration.authenticationHandler == nil ? "nil" : "set",
             "Client.Configuration.maxBodySize": render(bytes: configuration.maxBodySize),
             "Client.Configuration.logger": typeName(configuration.logger.handler),
+            "Client.Configuration.publicSuffixes": configuration.publicSuffixes == nil ? "nil" : "set",
             "Client.callbackQueue": Client.callbackQueue.label,
             "ClientResponse.text(defaultEncoding:)": encodings.first { $0.1.decode(sample) == text }?.0 ?? "unknown",
         ]
@@ -258,6 +259,10 @@ import Testing
         let zlib = try initDefaults(
             in: "Plugins/GzipCodec/Interface/ZlibContentCodec.swift",
             after: "public struct Configuration")
+        let cookieFile = try initDefaults(
+            in: "Plugins/CookieFile/Interface/CookieFileStore+Configuration.swift",
+            after: "public struct Configuration")
+        let prefixCookieFile = "CookieFileStore.Configuration."
         let prefixTransport = "POSIXTransport.Configuration."
         let prefixZlib = "ZlibContentCodec.Configuration."
         return [
@@ -265,6 +270,10 @@ import Testing
             prefixTransport + "maxConnectionsPerHost": render(try evaluate(transport["maxConnectionsPerHost"])),
             prefixTransport + "idleTimeout": render(try duration(transport["idleTimeout"])),
             prefixTransport + "proxyResolver": render(try evaluate(transport["proxyResolver"])),
+            prefixTransport + "addressOverrides": transport["addressOverrides"] ?? "missing",
+            prefixCookieFile + "keepsSessionCookies": cookieFile["keepsSessionCookies"] ?? "missing",
+            prefixCookieFile + "loadsSessionCookies": cookieFile["loadsSessionCookies"] ?? "missing",
+            prefixCookieFile + "limits": cookieFile["limits"] ?? "missing",
             prefixZlib + "compressionLevel": render(try evaluate(zlib["compressionLevel"])),
             prefixZlib + "maxDecodedBytes": render(bytes: try evaluate(zlib["maxDecodedBytes"])),
             prefixZlib + "maxRatio": render(try evaluate(zlib["maxRatio"])),

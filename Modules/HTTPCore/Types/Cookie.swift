@@ -21,6 +21,8 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     public var isSecure: Bool
     /// Whether the cookie is hidden from scripts (kept for completeness; HTTP clients send it normally).
     public var isHTTPOnly: Bool
+    /// The `SameSite` attribute as received; `nil` when none was given.
+    public var sameSite: SameSite?
     /// When the cookie was first stored; older cookies are sent first.
     public var created: Date
 
@@ -34,6 +36,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     ///   - expires: The expiry date, or `nil` for a session cookie.
     ///   - isSecure: Whether it is sent only over `https`.
     ///   - isHTTPOnly: Whether it is hidden from scripts.
+    ///   - sameSite: The `SameSite` attribute, if any.
     ///   - created: When it was first stored.
     public init(
         name: String,
@@ -44,6 +47,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
         expires: Date? = nil,
         isSecure: Bool = false,
         isHTTPOnly: Bool = false,
+        sameSite: SameSite? = nil,
         created: Date = Date()
     ) {
         self.name = name
@@ -56,6 +60,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
         self.expires = expires
         self.isSecure = isSecure
         self.isHTTPOnly = isHTTPOnly
+        self.sameSite = sameSite
         self.created = created
     }
 
@@ -117,7 +122,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
         return cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).first == "/"
     }
 
-    static func isIPAddress(_ host: String) -> Bool {
+    package static func isIPAddress(_ host: String) -> Bool {
         host.contains(":") || (!host.isEmpty && host.allSatisfy { $0.isNumber || $0 == "." })
     }
 

@@ -152,21 +152,28 @@ extension Client {
         /// Where the pipeline logs (ASIHTTPRequest's debug flags): `debug` for request status, redirects and
         /// authentication. Never logs credentials or cookie values.
         public var logger: Logger
+        /// Refuses cookies set for public suffixes such as `co.uk` (RFC 6265 §5.3 step 5). Default `nil`: only
+        /// single-label domains such as `com` are refused, so a site under `co.uk` could set a cookie every other
+        /// `co.uk` site receives. `Client.standard()` in `ASIKit` sets libpsl's list (the `PublicSuffix` plug-in).
+        public var publicSuffixes: (any PublicSuffixList)?
 
         /// Creates settings with the defaults.
         /// - Parameters:
         ///   - userAgent: The default `User-Agent`.
         ///   - authenticationHandler: Asked for credentials on a challenge.
         ///   - logger: Where the pipeline logs.
+        ///   - publicSuffixes: Refuses cookies for public suffixes; without it only single-label domains.
         public init(
             userAgent: String? = nil,
             authenticationHandler: (@Sendable (AuthenticationChallenge) async throws -> Credential?)? = nil,
-            logger: Logger = Logger(label: "asikit", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger = Logger(label: "asikit", factory: { _ in SwiftLogNoOpLogHandler() }),
+            publicSuffixes: (any PublicSuffixList)? = nil
         ) {
             self.userAgent = userAgent ?? UserAgent.default
             self.authenticationHandler = authenticationHandler
             self.maxBodySize = 1 << 30
             self.logger = logger
+            self.publicSuffixes = publicSuffixes
         }
     }
 }

@@ -33,6 +33,14 @@ public final class MemoryCookieJar: CookieStore {
         storage.withLock { $0.store(cookies, receivedFrom: url, at: now) }
     }
 
+    /// Adds cookies read from elsewhere (a cookie file, a saved session), with no URL to check them against;
+    /// replacement, expiry and limits apply as for ``store(_:receivedFrom:)``.
+    /// - Parameter cookies: The cookies, in creation order.
+    public func restore(_ cookies: [Cookie]) {
+        let now = Date()
+        storage.withLock { $0.restore(cookies, at: now) }
+    }
+
     /// Whether the jar holds no cookie, expired ones included; the pipeline then skips the lookup.
     public var isKnownEmpty: Bool {
         storage.withLock { $0.isEmpty }

@@ -9,8 +9,9 @@ public import HTTPCore
 ///   method and body.
 /// - ``RedirectBehavior/rfc2616``: 301 and 302 keep method and body too; 303 is always `GET`.
 /// - `HEAD` stays `HEAD` (a redirect never turns a `HEAD` into a download).
-/// - `Authorization`, `Proxy-Authorization` and `Cookie` headers, and ``RequestOptions/credential``, never go
-///   to another origin. Other headers
+/// - `Authorization`, `Proxy-Authorization`, `Cookie` and a caller's `Host` headers, and
+///   ``RequestOptions/credential``, never go to another origin (a `Host` field also scopes cookies, so it must
+///   not carry one site's cookies to the next). Other headers
 ///   are kept (a deliberate fix of ASIHTTPRequest quirk 1; see `Docs/Decisions/0001-redirect-headers.md`),
 ///   except the body's own headers when the body is dropped.
 public enum RedirectPolicy {
@@ -68,7 +69,9 @@ public enum RedirectPolicy {
     }
 
     /// Header fields that belong to one origin only.
-    static let originBoundFieldNames: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie]
+    static let originBoundFieldNames: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie, hostFieldName]
+    /// `Host`, which swift-http-types has no constant for (it models it as the `:authority` pseudo-field).
+    static let hostFieldName = HTTPField.Name("Host")!
     /// Header fields that describe the body.
     static let bodyFieldNames: [HTTPField.Name] = [.contentType, .contentLength, .contentEncoding, .transferEncoding]
 }

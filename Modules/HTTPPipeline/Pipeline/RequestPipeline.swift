@@ -86,9 +86,10 @@ struct RequestPipeline: Sendable {
             logger.debug("response", metadata: ["status": "\(response.status.code)"])
             // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
             let isProxyChallenge = response.status.code == 407 && response.isFromProxy
-            let cookies = isProxyChallenge ? [] : SetCookieParser.cookies(in: response.headerFields, from: hop.url)
+            let cookies = isProxyChallenge ? [] : SetCookieParser.cookies(
+                in: response.headerFields, from: hop.cookieURL, publicSuffixes: client.configuration.publicSuffixes)
             if current.options.usesCookieStore, !cookies.isEmpty {
-                try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.url) }
+                try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.cookieURL) }
             }
 
             if isProxyChallenge {
@@ -180,7 +181,7 @@ struct RequestPipeline: Sendable {
         }
         var cookies = hop.options.requestCookies
         if hop.options.usesCookieStore, !client.cookies.isKnownEmpty {
-            let url = hop.url
+            let url = hop.cookieURL
             cookies += try await staged(.cookies) { try await client.cookies.cookies(for: url) }
         }
         if !cookies.isEmpty {

@@ -23,6 +23,10 @@ extension POSIXTransport {
         /// proxies (absolute-form requests for `http` URLs, `CONNECT` tunnels for `https` URLs); HTTPS and SOCKS
         /// proxy routes fail the request with ``ClientError/Code/invalidConfiguration``.
         public var proxyResolver: (any ProxyResolver)?
+        /// Addresses to use instead of asking the resolver, by `host:port` (curl's `--resolve`): the key is a
+        /// lower-cased host name and a port, for example `example.org:8080`, the value an IPv4 or IPv6 literal.
+        /// The request keeps its URL, `Host` field and TLS server name. Default empty.
+        public var addressOverrides: [String: String]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -30,16 +34,19 @@ extension POSIXTransport {
         ///   - maxConnectionsPerHost: The per-host connection limit, at least 1.
         ///   - idleTimeout: The idle lifetime of pooled connections, or `nil` to use the request's option.
         ///   - proxyResolver: The proxy resolver, or `nil` to connect directly.
+        ///   - addressOverrides: Addresses by `host:port` to use instead of resolving the host.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
             idleTimeout: Duration? = nil,
-            proxyResolver: (any ProxyResolver)? = nil
+            proxyResolver: (any ProxyResolver)? = nil,
+            addressOverrides: [String: String] = [:]
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.idleTimeout = idleTimeout
             self.proxyResolver = proxyResolver
+            self.addressOverrides = addressOverrides
         }
     }
 }

@@ -10,6 +10,8 @@ struct Connector: Sendable {
     let loops: EventLoopGroup
     let resolver: NameResolver
     let tlsContexts: TLSContextCache
+    /// ``POSIXTransport/Configuration/addressOverrides``.
+    var addressOverrides: [String: String] = [:]
 
     /// Opens a connection for `key`.
     /// - Parameters:
@@ -32,6 +34,10 @@ struct Connector: Sendable {
         let host = key.connectHost
         let port = key.connectPort
         if let literal = SocketAddress(literal: host, port: port) {
+            addresses = [literal]
+        } else if let override = addressOverrides["\(host.lowercased()):\(port)"],
+            let literal = SocketAddress(literal: override, port: port)
+        {
             addresses = [literal]
         } else {
             addresses = try await resolver.resolve(host: host, port: port)

@@ -25,7 +25,8 @@ final class TransportCore: Sendable {
     }
 
     var connector: Connector {
-        Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts)
+        Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts,
+                  addressOverrides: configuration.addressOverrides)
     }
 
     /// Closes idle connections, fails waiters and in-flight waits, and stops the threads. Idempotent.
