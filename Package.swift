@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
+        .library(name: "HTTPAuthentication", targets: ["HTTPAuthentication"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -50,11 +51,13 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
+        // Digest (RFC 7616) and NTLMv2 (MS-NLMP) authenticators; hashes from OpenSSL, MD4 written out.
+        .target(name: "HTTPAuthentication", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/HTTPAuthentication"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
             name: "ASIKit",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication"],
             path: "Modules/ASIKit"
         ),
 
@@ -72,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -99,7 +102,10 @@ let package = Package(
         // Full-stack tests against real peers (nginx, httpbin) and the loopback server.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "HTTPAuthentication",
+                "TestSupport",
+            ],
             path: "Tests/InteropTests"
         ),
         // The `asi` executable, run as a child process against the loopback server and real peers.
@@ -119,6 +125,11 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
+        .testTarget(
+            name: "HTTPAuthenticationTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "HTTPAuthentication"],
+            path: "Tests/HTTPAuthenticationTests"
+        ),
     ]
 )
 

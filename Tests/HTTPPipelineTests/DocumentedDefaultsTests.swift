@@ -149,6 +149,7 @@ import Testing
             "RequestOptions.usesCredentialStore": String(options.usesCredentialStore),
             "RequestOptions.usesPersistentCredentialStore": String(options.usesPersistentCredentialStore),
             "RequestOptions.proxyCredential": render(options.proxyCredential),
+            "RequestOptions.proxyAuthenticationScheme": render(options.proxyAuthenticationScheme),
             "RequestOptions.usesCookieStore": String(options.usesCookieStore),
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",
             "RequestOptions.cachePolicy": options.cachePolicy.isEmpty ? "[]" : String(options.cachePolicy.rawValue),

@@ -23,10 +23,28 @@ extension AuthenticationStage {
         }
         if let proxy = state.proxy, !proxy.isSameProxy(as: route) { state = State() }
         state.proxy = route
-        let value = try await answer(
+        state.route = route
+        state.connectionID = response.connectionID
+        try await answer(
             response.headerFields[values: .proxyAuthenticate], scope: CredentialScope(proxy: route),
             sources: Self.proxySources, request: request, state: &state)
-        return ProxyAuthorization(proxy: route, value: value)
+        guard let authorization = try proxyAuthorization(for: request, state: state) else {
+            throw Self.failure("Proxy authentication needed", "no credentials for \(CredentialScope(proxy: route))")
+        }
+        return authorization
+    }
+
+    /// The `Proxy-Authorization` for the next hop from the running proxy negotiation: a Digest value is made
+    /// for each request (its own `nc` and `uri`), a Basic one stays the same.
+    /// - Parameters:
+    ///   - request: The hop about to be sent.
+    ///   - state: The request's proxy state.
+    /// - Returns: The authorization, or `nil` without a negotiation.
+    /// - Throws: What the negotiation throws.
+    func proxyAuthorization(for request: Request, state: State) throws -> ProxyAuthorization? {
+        guard let negotiation = state.negotiation, let proxy = state.proxy else { return nil }
+        let view = Self.view(of: request, route: proxy, forProxy: true)
+        return ProxyAuthorization(proxy: proxy, value: try negotiation.authorization(for: view))
     }
 
     /// Remembers the proxy credential in use once a response other than 407 came through the same proxy.
@@ -43,5 +61,13 @@ extension AuthenticationStage {
     /// Whether the proxy state holds a credential not yet saved; the pipeline skips the async call otherwise.
     static func needsSaving(_ state: State) -> Bool {
         state.credential != nil && !state.isSaved
+    }
+
+    /// The connection the next hop should go on: the one that carried the challenge of a connection-bound
+    /// negotiation (NTLM authenticates a connection, not a request), else `nil`.
+    static func boundConnection(_ server: State, _ proxy: State) -> UInt64? {
+        if let negotiation = server.negotiation, negotiation.isConnectionBound { return server.connectionID }
+        if let negotiation = proxy.negotiation, negotiation.isConnectionBound { return proxy.connectionID }
+        return nil
     }
 }

@@ -29,7 +29,8 @@ struct RequestPipeline: Sendable {
                                      bandwidthLimit: request.options.maxBandwidthPerSecond, logger: logger)
         let authentication = AuthenticationStage(
             store: client.credentials, persistentStore: client.persistentCredentials,
-            handler: client.configuration.authenticationHandler)
+            handler: client.configuration.authenticationHandler, authenticators: client.authenticators,
+            sessions: client.authenticationSessions)
         let cache = CacheStage(store: client.cache)
 
         var current = BodyMethodRule.applied(to: request)
@@ -72,6 +73,13 @@ struct RequestPipeline: Sendable {
         while true {
             var hop = current
             try await prepare(&hop, authentication: authentication, authState: &authState, cached: cached)
+            if proxyAuthState.negotiation != nil {
+                let request = hop
+                context.proxyAuthorization = try await staged(.credentials) {
+                    try authentication.proxyAuthorization(for: request, state: proxyAuthState)
+                }
+            }
+            context.preferredConnectionID = AuthenticationStage.boundConnection(authState, proxyAuthState)
             let response: Response
             relay?.beginAttempt(uploadLength: hop.body?.length)
             do {
@@ -107,7 +115,7 @@ struct RequestPipeline: Sendable {
             if response.status.code == 401 {
                 await response.body.discard()
                 logger.debug("challenged", metadata: ["url": "\(Self.redacted(hop.url))"])
-                _ = try await staged(.credentials) {
+                try await staged(.credentials) {
                     try await authentication.answerChallenge(response, for: current, state: &authState)
                 }
                 continue
