@@ -36,6 +36,7 @@ struct ASICommand: AsyncParsableCommand {
     var urls: [String] = []
 
     @OptionGroup(title: "Request") var request: RequestFlags
+    @OptionGroup(title: "Authentication") var auth: AuthFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
     @OptionGroup(title: "Output") var output: OutputFlags
@@ -74,7 +75,7 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, transfer: transfer, tls: tls, output: output)
+                targets: targets, request: request, auth: auth, transfer: transfer, tls: tls, output: output)
         } catch {
             let failure = TransferFailure(error)
             if !output.silent || output.showError {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GzipCodec
+import HTTPAuthentication
 import HTTPCore
 import HTTPPipeline
 import Logging
@@ -22,7 +23,8 @@ struct TransferContext: Sendable {
     private let showsErrors: Bool
 
     init(
-        targets: [Target], request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, output: OutputFlags
+        targets: [Target], request: RequestFlags, auth: AuthFlags = AuthFlags(), transfer: TransferFlags,
+        tls: TLSFlags, output: OutputFlags
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -30,14 +32,16 @@ struct TransferContext: Sendable {
         cookieJarPath = request.cookieJar
         cookieFiles = request.cookies.filter { !$0.contains("=") }
         client = Client(
-            transport: .posix(), cookies: cookieJar, codecs: [.zlib()],
-            configuration: Client.Configuration(logger: logger))
+            transport: .posix(), cookies: cookieJar, codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
+            configuration: Client.Configuration(authenticationHandler: CredentialPrompt.handler(), logger: logger))
+        var options = Self.options(request: request, transfer: transfer, tls: tls)
+        auth.apply(to: &options, hasUser: request.user != nil)
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
             form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,
             usesCookieEngine: !request.cookies.isEmpty || request.cookieJar != nil,
-            credential: request.user.map(Self.credential), preemptiveBasic: !request.anyAuth,
-            options: Self.options(request: request, transfer: transfer, tls: tls))
+            credential: request.user.map(Self.credential),
+            preemptiveBasic: !request.anyAuth && (auth.scheme == nil || auth.scheme == .basic), options: options)
         let bodyOnTerminal =
             Output.isTerminal(1) && targets.contains { $0.destination == .standardOutput }
         let showsBar = !output.silent && (output.progressBar || (Output.isTerminal(2) && !bodyOnTerminal))
