@@ -31,11 +31,15 @@ struct TransferContext: Sendable {
         cookieJar = MemoryCookieJar()
         cookieJarPath = request.cookieJar
         cookieFiles = request.cookies.filter { !$0.contains("=") }
+        let transport = POSIXTransport.Configuration(proxyResolver: auth.proxyRoute.map(FixedProxyResolver.init))
         client = Client(
-            transport: .posix(), cookies: cookieJar, codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
+            transport: .posix(transport), cookies: cookieJar, codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
             configuration: Client.Configuration(authenticationHandler: CredentialPrompt.handler(), logger: logger))
         var options = Self.options(request: request, transfer: transfer, tls: tls)
         auth.apply(to: &options, hasUser: request.user != nil)
+        if request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm {
+            options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
+        }
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
             form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,

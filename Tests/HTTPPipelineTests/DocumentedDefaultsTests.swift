@@ -150,6 +150,7 @@ import Testing
             "RequestOptions.usesPersistentCredentialStore": String(options.usesPersistentCredentialStore),
             "RequestOptions.proxyCredential": render(options.proxyCredential),
             "RequestOptions.proxyAuthenticationScheme": render(options.proxyAuthenticationScheme),
+            "RequestOptions.failsOnUnansweredChallenge": String(options.failsOnUnansweredChallenge),
             "RequestOptions.usesCookieStore": String(options.usesCookieStore),
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",
             "RequestOptions.cachePolicy": options.cachePolicy.isEmpty ? "[]" : String(options.cachePolicy.rawValue),

@@ -15,7 +15,7 @@ public protocol HTTPAuthenticator: Sendable {
     /// The scheme answered, matched case-insensitively against the challenges' scheme names.
     var scheme: AuthenticationScheme { get }
     /// The rank among the schemes a server offers at once; the highest supported one is used. Basic is 10,
-    /// Bearer 15, Digest 20, NTLM 30.
+    /// Bearer 15, NTLM 20, Digest 30.
     var preference: Int { get }
     /// Whether this scheme can use the credential (Bearer needs a token, the others a user name and password).
     /// - Parameter credential: The candidate credential.

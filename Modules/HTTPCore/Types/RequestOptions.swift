@@ -40,6 +40,10 @@ public struct RequestOptions: Sendable {
     /// The only scheme answered to a proxy's 407 challenge (curl's `--proxy-digest`, `--proxy-ntlm`); `nil`
     /// (the default) answers the strongest scheme the proxy offers.
     public var proxyAuthenticationScheme: AuthenticationScheme?
+    /// Whether a 401 or 407 that no credential answers fails the request with
+    /// ``ClientError/Code/authenticationFailed`` (ASIHTTPRequest's `ASIAuthenticationErrorType`). Off, the
+    /// challenge is the request's response, as curl prints it. Default `true`.
+    public var failsOnUnansweredChallenge: Bool
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
@@ -110,6 +114,7 @@ public struct RequestOptions: Sendable {
         self.usesPersistentCredentialStore = false
         self.proxyCredential = nil
         self.proxyAuthenticationScheme = nil
+        self.failsOnUnansweredChallenge = true
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []

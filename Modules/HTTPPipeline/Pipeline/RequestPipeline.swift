@@ -100,27 +100,28 @@ struct RequestPipeline: Sendable {
             }
 
             if isProxyChallenge {
-                await response.body.discard()
                 logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
-                context.proxyAuthorization = try await staged(.credentials) {
+                if let answer = try await answering(current, {
                     try await authentication.answerProxyChallenge(response, for: current, state: &proxyAuthState)
+                }) {
+                    await response.body.discard()
+                    context.proxyAuthorization = answer
+                    continue
                 }
-                continue
-            }
-            if AuthenticationStage.needsSaving(proxyAuthState) {
+            } else if AuthenticationStage.needsSaving(proxyAuthState) {
                 try await staged(.credentials) {
                     try await authentication.proxySucceeded(response, for: current, state: &proxyAuthState)
                 }
             }
-            if response.status.code == 401 {
-                await response.body.discard()
+            if response.status.code == 401, !isProxyChallenge {
                 logger.debug("challenged", metadata: ["url": "\(Self.redacted(hop.url))"])
-                try await staged(.credentials) {
+                if try await answering(current, {
                     try await authentication.answerChallenge(response, for: current, state: &authState)
+                }) != nil {
+                    await response.body.discard()
+                    continue
                 }
-                continue
-            }
-            if authState.credential != nil {
+            } else if authState.credential != nil, !isProxyChallenge {
                 try await staged(.credentials) { try await authentication.succeeded(for: current, state: &authState) }
             }
 
@@ -171,6 +172,19 @@ struct RequestPipeline: Sendable {
                 try? await cache.removeEntry(for: hop)
                 throw error
             }
+        }
+    }
+
+    /// Runs a challenge's answer; `nil` when no credential is left and the request asks for the unanswered
+    /// challenge as its response (``RequestOptions/failsOnUnansweredChallenge`` off), which then goes on as the
+    /// final response.
+    private func answering<T>(_ request: Request, _ body: () async throws -> T) async throws -> T? {
+        do {
+            return try await staged(.credentials, body)
+        } catch let error as ClientError
+            where error.code == .authenticationFailed && !request.options.failsOnUnansweredChallenge
+        {
+            return nil
         }
     }
 

@@ -10,8 +10,8 @@ public import HTTPCore
 public struct DigestAuthenticator: HTTPAuthenticator {
     /// `Digest`.
     public var scheme: AuthenticationScheme { .digest }
-    /// 20: preferred to Basic and Bearer, not to NTLM.
-    public var preference: Int { 20 }
+    /// 30: preferred to every other built-in scheme (curl's `--anyauth` order: Digest, then NTLM, then Basic).
+    public var preference: Int { 30 }
 
     /// Creates the authenticator.
     public init() {}
