@@ -131,6 +131,7 @@ extension AuthenticationStage {
             try await remove(rejected, from: store, scopes: scopes)
         }
         if let origin = state.origin, challengedScope.target == .server { sessions?.drop(rejected, for: origin) }
+        for scope in scopes { sessions?.gate.reject(rejected, for: scope) }
         if state.source == .persistent, request.options.usesPersistentCredentialStore, let persistentStore {
             try await remove(rejected, from: persistentStore, scopes: scopes)
         }
@@ -175,7 +176,8 @@ extension AuthenticationStage {
             let challenge = AuthenticationChallenge(
                 scheme: challenge.scheme, parameters: challenge.parameters, scope: scope, url: request.url,
                 failureCount: state.rejected.count, proxy: isProxy ? state.proxy : nil)
-            return try await handler(challenge)
+            guard let gate = sessions?.gate else { return try await handler(challenge) }
+            return try await gate.credential(for: scope, rejected: state.rejected) { try await handler(challenge) }
         }
     }
 

@@ -112,6 +112,7 @@ struct AuthenticationStage: Sendable {
             request.options.credential == nil || request.options.credential == session.credential
         {
             (credential, source, negotiation) = (session.credential, .session, session.negotiation)
+            state.scheme = session.scheme
         } else if let stored = try await storedCredential(in: store, for: scope, explicit: request.options.credential) {
             (credential, source) = (stored, .store)
         } else {
@@ -141,10 +142,6 @@ struct AuthenticationStage: Sendable {
         guard let origin = Origin(request.url) else {
             throw Self.failure("Authentication needed", "the URL has no host")
         }
-        if state.source == .session, let credential = state.credential {
-            sessions?.drop(credential, for: origin)  // the session's negotiation failed: challenge it afresh
-            state.negotiation = nil
-        }
         state.origin = origin
         state.route = response.route
         state.connectionID = response.connectionID
@@ -159,9 +156,9 @@ struct AuthenticationStage: Sendable {
         let wasSaved = state.isSaved
         try await remember(for: request, state: &state)
         if !wasSaved, request.options.usesCredentialStore, state.wasChallenged, let origin = state.origin,
-            let credential = state.credential, let negotiation = state.negotiation
+            let credential = state.credential, let negotiation = state.negotiation, let scheme = state.scheme
         {
-            sessions?.keep(negotiation, credential: credential, for: origin)
+            sessions?.keep(negotiation, scheme: scheme, credential: credential, for: origin)
         }
     }
 
