@@ -4,19 +4,19 @@ import HTTPCore
 /// answer goes to the transport only in ``RequestContext/proxyAuthorization``, never as a header field, so a
 /// `Proxy-Authorization` the pipeline made can never reach an origin.
 extension AuthenticationStage {
-    /// Answers a 407 from the proxy the response came through (``Response/route``).
+    /// Answers a 407 from the proxy the response came through (``Response/route``): picks the proxy credential and
+    /// negotiation; ``proxyAuthorization(for:state:)`` then makes each hop's value.
     /// - Parameters:
     ///   - response: The 407 response.
     ///   - request: The request the proxy refused.
     ///   - state: The request's proxy state; reset when another proxy challenges.
-    /// - Returns: The authorization for the next attempt, for that proxy only.
     /// - Throws: ``ClientError/Code/authenticationFailed`` when the response did not come through a proxy or no
     ///   usable credential is left; the message names the proxy, never the credential.
     func answerProxyChallenge(
         _ response: Response,
         for request: Request,
         state: inout State
-    ) async throws -> ProxyAuthorization {
+    ) async throws {
         let route = response.route
         guard !route.isDirect else {
             throw Self.failure("Proxy authentication needed", "a 407 came over a direct connection, not from a proxy")
@@ -28,10 +28,9 @@ extension AuthenticationStage {
         try await answer(
             response.headerFields[values: .proxyAuthenticate], scope: CredentialScope(proxy: route),
             sources: Self.proxySources, request: request, state: &state)
-        guard let authorization = try proxyAuthorization(for: request, state: state) else {
+        guard state.negotiation != nil else {
             throw Self.failure("Proxy authentication needed", "no credentials for \(CredentialScope(proxy: route))")
         }
-        return authorization
     }
 
     /// The `Proxy-Authorization` for the next hop from the running proxy negotiation: a Digest value is made

@@ -101,11 +101,10 @@ struct RequestPipeline: Sendable {
 
             if isProxyChallenge {
                 logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
-                if let answer = try await answering(current, {
+                if try await answering(current, {
                     try await authentication.answerProxyChallenge(response, for: current, state: &proxyAuthState)
-                }) {
+                }) != nil {
                     await response.body.discard()
-                    context.proxyAuthorization = answer
                     continue
                 }
             } else if AuthenticationStage.needsSaving(proxyAuthState) {

@@ -38,13 +38,14 @@ enum NTLMMessages {
     static func parseChallenge(_ bytes: [UInt8]) -> Challenge? {
         guard bytes.count >= 32, Array(bytes[0..<8]) == signature, readUInt32(bytes, at: 8) == 2 else { return nil }
         var targetInfo: [UInt8] = []
-        if bytes.count >= 48 {
+        let flags = readUInt32(bytes, at: 20)
+        if flags & 0x0080_0000 != 0, bytes.count >= 48 {  // NEGOTIATE_TARGET_INFO: the fields are there
             let length = Int(readUInt16(bytes, at: 40))
             let offset = Int(readUInt32(bytes, at: 44))
             guard offset + length <= bytes.count else { return nil }
             targetInfo = Array(bytes[offset..<offset + length])
         }
-        return Challenge(flags: readUInt32(bytes, at: 20), serverChallenge: Array(bytes[24..<32]),
+        return Challenge(flags: flags, serverChallenge: Array(bytes[24..<32]),
                          targetInfo: targetInfo)
     }
 
