@@ -1,10 +1,12 @@
 import GzipCodec
+import HTTPAuthentication
 public import HTTPPipeline
 public import SocketTransport
 
 extension Client {
     /// A ready client with the everyday stack: ``POSIXTransport`` (sockets and OpenSSL), gzip and deflate
-    /// (``ZlibContentCodec``), and the in-memory defaults, an in-memory cookie jar and session credential store.
+    /// (``ZlibContentCodec``), Digest and NTLM (``DigestAuthenticator``, ``NTLMAuthenticator``; Basic and Bearer
+    /// are built in), and the in-memory defaults, an in-memory cookie jar and session credential store.
     ///
     /// ```swift
     /// import ASIKit
@@ -23,6 +25,7 @@ extension Client {
         transport: POSIXTransport.Configuration = .init(),
         configuration: Configuration = .init()
     ) -> Client {
-        Client(transport: .posix(transport), codecs: [.zlib()], configuration: configuration)
+        Client(transport: .posix(transport), codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
+               configuration: configuration)
     }
 }
