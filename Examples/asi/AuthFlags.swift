@@ -37,7 +37,8 @@ struct AuthFlags: ParsableArguments {
         help: ArgumentHelp("Use this HTTP proxy: [http://]host[:port] (port 1080 by default).", valueName: "proxy"))
     var proxy: String?
 
-    @Option(name: .customLong("oauth2-bearer"), help: ArgumentHelp("Send this OAuth 2 bearer token.", valueName: "token"))
+    @Option(
+        name: .customLong("oauth2-bearer"), help: ArgumentHelp("Send this OAuth 2 bearer token.", valueName: "token"))
     var bearer: String?
 
     /// The server scheme the flags force, if any: `.basic` (sent up front), `.digest` or `.ntlm`.
@@ -61,7 +62,9 @@ struct AuthFlags: ParsableArguments {
         var text = proxy.hasPrefix("http://") ? String(proxy.dropFirst(7)) : proxy
         text = String(text.prefix { $0 != "/" })
         var port = 1080
-        if let colon = text.lastIndex(of: ":"), !text.hasSuffix("]"), let number = Int(text[text.index(after: colon)...]) {
+        if let colon = text.lastIndex(of: ":"), !text.hasSuffix("]"),
+            let number = Int(text[text.index(after: colon)...])
+        {
             port = number
             text = String(text[..<colon])
         }

@@ -24,8 +24,8 @@ import Testing
     @Test func md4MatchesRFC1320() {
         #expect(Hashing.hex(MD4.hash([])) == "31d6cfe0d16ae931b73c59d7e0c089c0")
         #expect(Hashing.hex(MD4.hash(Array("abc".utf8))) == "a448017aaf21d8525fc10ae87aa6729d")
-        #expect(Hashing.hex(MD4.hash(Array("12345678901234567890123456789012345678901234567890123456789012345678901234567890".utf8)))
-            == "e33b4ddc9c38f2199c3e7b164fcc0536")
+        let digits = String(repeating: "1234567890", count: 8)
+        #expect(Hashing.hex(MD4.hash(Array(digits.utf8))) == "e33b4ddc9c38f2199c3e7b164fcc0536")
     }
 
     @Test func hashesMatchMSNLMP() {

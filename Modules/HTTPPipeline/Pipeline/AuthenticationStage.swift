@@ -16,9 +16,10 @@ import HTTPCore
 ///
 /// The wire format is an ``HTTPAuthenticator``'s: Basic and Bearer are built in, the client's
 /// ``Client/authenticators`` add more (Digest and NTLM from the `HTTPAuthentication` plug-in). Of the challenges a
-/// server offers, the strongest supported one is answered (or only the request's ``RequestOptions/authenticationScheme``
-/// when it names one); a repeated challenge of the scheme in use is first offered to the running negotiation, which
-/// may go on with the same credential (a stale Digest nonce, NTLM's second message).
+/// server offers, the strongest supported one is answered (or only the request's
+/// ``RequestOptions/authenticationScheme`` when it names one); a repeated challenge of the scheme in use is first
+/// offered to the running negotiation, which may go on with the same credential (a stale Digest nonce, NTLM's
+/// second message).
 struct AuthenticationStage: Sendable {
     /// Where the credential being used came from.
     enum Source: Sendable, Equatable {

@@ -38,5 +38,6 @@ public struct DigestAuthenticator: HTTPAuthenticator {
 
 extension HTTPAuthenticator where Self == DigestAuthenticator {
     /// HTTP Digest (RFC 7616), from HTTPAuthentication.
+    /// - Returns: The authenticator.
     public static func digest() -> DigestAuthenticator { DigestAuthenticator() }
 }

@@ -24,6 +24,7 @@ public struct NTLMAuthenticator: HTTPAuthenticator {
     ///   - challenge: An `NTLM` challenge (without a token).
     ///   - credential: A user name and password, and a domain.
     /// - Returns: The negotiation.
+    /// - Throws: Nothing today; the signature is the protocol's.
     public func negotiation(answering challenge: HTTPChallenge, with credential: Credential) throws
         -> any AuthenticationNegotiation
     {
@@ -34,5 +35,8 @@ public struct NTLMAuthenticator: HTTPAuthenticator {
 extension HTTPAuthenticator where Self == NTLMAuthenticator {
     /// NTLMv2 (MS-NLMP), from HTTPAuthentication.
     /// - Parameter workstation: The workstation name to send; empty by default.
-    public static func ntlm(workstation: String = "") -> NTLMAuthenticator { NTLMAuthenticator(workstation: workstation) }
+    /// - Returns: The authenticator.
+    public static func ntlm(workstation: String = "") -> NTLMAuthenticator {
+        NTLMAuthenticator(workstation: workstation)
+    }
 }

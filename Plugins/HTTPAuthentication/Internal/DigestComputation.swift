@@ -39,6 +39,7 @@ struct DigestComputation: Sendable {
     ///   - nc: The nonce count, eight hex digits.
     ///   - cnonce: The client nonce.
     ///   - body: The entity body, for `auth-int`.
+    /// - Returns: The `response` value, lower-case hex.
     func response(method: String, uri: String, qop: String?, nc: String, cnonce: String, body: [UInt8] = [])
         -> String
     {

@@ -85,8 +85,9 @@ final class DigestNegotiation: AuthenticationNegotiation {
         let computation = DigestComputation(algorithm: algorithm, user: credential.user,
                                             password: credential.password, realm: parameters["realm"] ?? "",
                                             nonce: nonce)
-        return Challenge(computation: computation, challengedAlgorithm: parameters["algorithm"], opaque: parameters["opaque"],
-                         qops: qops ?? [], userhash: parameters["userhash"]?.lowercased() == "true")
+        return Challenge(computation: computation, challengedAlgorithm: parameters["algorithm"],
+                         opaque: parameters["opaque"], qops: qops ?? [],
+                         userhash: parameters["userhash"]?.lowercased() == "true")
     }
 
     /// `auth` when offered (it needs no body), else `auth-int` when the body is known; `nil` without `qop`.

@@ -64,8 +64,8 @@ final class TransportCore: Sendable {
             let connection: Connection
             let reused: Bool
             do {
-                (connection, reused) = try await checkOut(plan, forceNew: forceNew, preferred: context.preferredConnectionID,
-                                                         logger: context.logger)
+                (connection, reused) = try await checkOut(
+                    plan, forceNew: forceNew, preferred: context.preferredConnectionID, logger: context.logger)
             } catch ProxyTunnel.Answer.challenged(let response) {
                 return response
             } catch ProxyTunnel.Answer.refused(let error) {
