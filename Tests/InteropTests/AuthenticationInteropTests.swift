@@ -159,4 +159,21 @@ struct AuthenticationInteropTests {
             try await client.shutdown()
         }
     }
+
+    @Test(.enabled(if: SquidPeer.shouldRun && NginxPeer.shouldRun), arguments: ["Basic", "Digest"])
+    func squidAuthenticatesACONNECTTunnel(_ scheme: String) async throws {
+        try await withNginx { nginx in
+            try await withSquid { squid in
+                let client = Self.client(proxy: squid.route())
+                var request = Self.request(nginx.url("/hello.txt", on: .tls))
+                request.options.tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+                request.options.proxyAuthenticationScheme = AuthenticationScheme(scheme)
+                request.options.proxyCredential = Credential(user: SquidPeer.user, password: SquidPeer.password)
+                let response = try await client.send(request)
+                #expect(response.status == .ok, "\(scheme): \(squid.accessLog)")
+                #expect(squid.accessLog.contains("CONNECT"), "\(squid.accessLog)")
+                try await client.shutdown()
+            }
+        }
+    }
 }
