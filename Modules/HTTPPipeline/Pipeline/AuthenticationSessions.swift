@@ -117,6 +117,13 @@ final class HandlerGate: Sendable {
         }
     }
 
+    /// How many requests wait for the handler's answer for `scope` (for tests).
+    func waiting(for scope: CredentialScope) -> Int {
+        slots.withLock { slots in
+            if case .asking(let waiting) = slots[scope] { waiting.count } else { 0 }
+        }
+    }
+
     /// Forgets the answer for `scope` when it is `credential` (a server rejected it).
     func reject(_ credential: Credential, for scope: CredentialScope) {
         slots.withLock { slots in
