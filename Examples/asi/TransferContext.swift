@@ -6,6 +6,10 @@ import HTTPPipeline
 import Logging
 import SocketTransport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything the transfers share: the client, the request builder and the output settings.
 struct TransferContext: Sendable {
     let client: Client
@@ -89,9 +93,14 @@ struct TransferContext: Sendable {
         }
     }
 
-    /// `user:password`; a missing password is empty.
+    /// `user:password`; a missing password is asked for on the terminal when stdin is one (as curl does), else
+    /// empty.
     static func credential(_ text: String) -> Credential {
-        guard let colon = text.firstIndex(of: ":") else { return Credential(user: text, password: "") }
+        guard let colon = text.firstIndex(of: ":") else {
+            guard isatty(0) == 1 else { return Credential(user: text, password: "") }
+            return Credential(user: text, password: CredentialPrompt.readPassword(
+                prompt: "Enter password for user '\(text)': ") ?? "")
+        }
         return Credential(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
     }
 
