@@ -75,6 +75,34 @@ struct AuthenticationInteropTests {
         }
     }
 
+    // MARK: a body sent again after a Digest challenge (loopback server)
+
+    @Test func aFileBodyIsSentAgainAfterAChallengeAndItsProgressTakenBack() async throws {
+        let body = [UInt8](repeating: 0x61, count: 200_000)
+        let origin = try LoopbackServer { request in
+            guard request.header("Authorization")?.hasPrefix("Digest ") == true else {
+                return .status(401, headers: [("WWW-Authenticate", "Digest realm=\"r\", nonce=\"n\", qop=\"auth\"")])
+            }
+            return .ok("got \(request.body.count)")
+        }
+        defer { origin.shutdown() }
+        let directory = try makeTemporaryDirectory(prefix: "asikit-auth-body")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(body).write(to: URL(filePath: directory + "/body"))
+        let client = Self.client()
+        var request = Self.request(origin.url("/upload"), user: "u", password: "p")
+        request.method = .put
+        request.body = try .file(atPath: directory + "/body")
+        let progress = RecordingProgressSink()
+        request.options.progress = progress
+        #expect(try await client.send(request).text() == "got 200000")
+        #expect(origin.requests.map(\.body.count) == [200_000, 200_000])
+        let upload = progress.events(.upload)
+        #expect(upload.reduce(0) { $0 + $1.byteDelta } == 200_000)
+        #expect(upload.contains { $0.byteDelta < 0 })  // the first attempt's bytes taken back
+        try await client.shutdown()
+    }
+
     // MARK: Apache mod_auth_digest
 
     @Test(.enabled(if: ApachePeer.shouldRun)) func apacheDigestCountsItsNonceOnLaterRequests() async throws {
