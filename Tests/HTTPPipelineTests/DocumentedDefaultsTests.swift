@@ -195,6 +195,7 @@ import Testing
             "Client.persistentCredentials": client.persistentCredentials.map { typeName($0) } ?? "nil",
             "Client.middleware": client.middleware.isEmpty ? "[]" : "\(client.middleware.count) middleware",
             "Client.codecs": client.codecs.isEmpty ? "[]" : "\(client.codecs.count) codecs",
+            "Client.authenticators": client.authenticators.isEmpty ? "[]" : "\(client.authenticators.count)",
             "Client.progress": client.progress.map { typeName($0) } ?? "nil",
             "Client.bandwidth": client.bandwidth.map { typeName($0) } ?? "nil",
             "Client.Configuration.userAgent": configuration.userAgent,
