@@ -21,8 +21,10 @@ struct ASICommand: AsyncParsableCommand {
               (default 10 s), retried --retry times.
             - --compressed is on by default; --no-compressed turns it off.
             - --no-keepalive closes each connection after its request.
-            - Cookies are kept only with -b or -c; a 401 that no credential
-              answers exits 67 (curl prints the 401 page).
+            - Cookies are kept only with -b or -c.
+            - Digest signs the absolute-form uri through a proxy (-x); curl
+              signs the path. On a terminal, a 401/407 without credentials
+              asks for them.
 
             Exit codes (as curl's): 2 usage, 3 malformed URL, 6 cannot resolve host,
             7 cannot connect, 8 bad server reply, 22 HTTP error with --fail,
