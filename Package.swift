@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Throttle", targets: ["Throttle"]),
         .library(name: "PublicSuffix", targets: ["PublicSuffix"]),
         .library(name: "CookieFile", targets: ["CookieFile"]),
+        .library(name: "HTTPAuthentication", targets: ["HTTPAuthentication"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -67,11 +68,16 @@ let package = Package(
             dependencies: ["HTTPCore", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/CookieFile"
         ),
+        // Digest (RFC 7616) and NTLMv2 (MS-NLMP) authenticators; hashes from OpenSSL, MD4 written out.
+        .target(name: "HTTPAuthentication", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/HTTPAuthentication"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
             name: "ASIKit",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "Throttle", "PublicSuffix"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "Throttle",
+                "PublicSuffix",
+            ],
             path: "Modules/ASIKit"
         ),
 
@@ -89,8 +95,8 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "FileKeyring", "Throttle",
-                "PublicSuffix", "CookieFile",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "FileKeyring",
+                "Throttle", "PublicSuffix", "CookieFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -117,7 +123,10 @@ let package = Package(
         // Full-stack tests against real peers (nginx, httpbin) and the loopback server.
         .testTarget(
             name: "InteropTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "HTTPAuthentication",
+                "TestSupport",
+            ],
             path: "Tests/InteropTests"
         ),
         // The `asi` executable, run as a child process against the loopback server and real peers.
@@ -162,6 +171,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/CookieFileTests"
+        ),
+        .testTarget(
+            name: "HTTPAuthenticationTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "HTTPAuthentication"],
+            path: "Tests/HTTPAuthenticationTests"
         ),
     ]
 )

@@ -21,10 +21,12 @@ struct ASICommand: AsyncParsableCommand {
               (default 10 s), retried --retry times.
             - --compressed is on by default; --no-compressed turns it off.
             - --no-keepalive closes each connection after its request.
-            - Cookies are kept only with -b or -c; a 401 that no credential
-              answers exits 67 (curl prints the 401 page).
+            - Cookies are kept only with -b or -c.
             - --limit-rate holds every second to the rate (curl averages);
               --max-bandwidth (not in curl) is one budget for all transfers.
+            - Digest signs the absolute-form uri through a proxy (-x); curl
+              signs the path. On a terminal, a 401/407 without credentials
+              asks for them.
 
             Exit codes (as curl's): 2 usage, 3 malformed URL, 6 cannot resolve host,
             7 cannot connect, 8 bad server reply, 22 HTTP error with --fail,
@@ -38,6 +40,7 @@ struct ASICommand: AsyncParsableCommand {
     var urls: [String] = []
 
     @OptionGroup(title: "Request") var request: RequestFlags
+    @OptionGroup(title: "Authentication") var auth: AuthFlags
     @OptionGroup(title: "Cookies") var cookie: CookieFlags
     @OptionGroup(title: "Connection") var connection: ConnectionFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
@@ -80,8 +83,9 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, cookie: cookie, connection: connection, transfer: transfer,
-                tls: tls, bandwidth: bandwidth, output: output, credentialSources: credentialSources)
+                targets: targets, request: request, auth: auth, cookie: cookie, connection: connection,
+                transfer: transfer, tls: tls, bandwidth: bandwidth, output: output,
+                credentialSources: credentialSources)
             try await context.builder.sources.validateKeyring()
         } catch {
             let failure = TransferFailure(error)

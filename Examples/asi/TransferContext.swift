@@ -1,10 +1,15 @@
 import FoundationEssentials
 import GzipCodec
+import HTTPAuthentication
 import HTTPCore
 import HTTPPipeline
 import Logging
 import PublicSuffix
 import SocketTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Everything the transfers share: the client, the request builder and the output settings.
 struct TransferContext: Sendable {
@@ -21,9 +26,9 @@ struct TransferContext: Sendable {
     private let showsErrors: Bool
 
     init(
-        targets: [Target], request: RequestFlags, cookie: CookieFlags, connection: ConnectionFlags,
-        transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags, output: OutputFlags,
-        credentialSources: CredentialSourceFlags = CredentialSourceFlags()
+        targets: [Target], request: RequestFlags, auth: AuthFlags = AuthFlags(), cookie: CookieFlags,
+        connection: ConnectionFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
+        output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags()
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -34,20 +39,29 @@ struct TransferContext: Sendable {
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
         transport.proxyResolver = try connection.proxyResolver()
+        // .netrc on redirect hops: not with --anyauth or a bearer token (nothing goes out before a challenge there,
+        // and curl sends no .netrc entry to the second host with --oauth2-bearer: test 2006).
+        let netrcOnRedirects = request.anyAuth || auth.bearer != nil ? nil : sources.netrc
         client = Client(
             transport: .posix(transport), cookies: cookies.store,
             persistentCredentials: sources.keyring,
-            middleware: request.anyAuth ? [] : sources.netrc.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [],
-            codecs: [.zlib()],
+            middleware: netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [],
+            codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
-            configuration: Client.Configuration(logger: logger, publicSuffixes: .libpsl()))
+            configuration: Client.Configuration(
+                authenticationHandler: CredentialPrompt.handler(), logger: logger, publicSuffixes: .libpsl()))
         var options = Self.options(request: request, transfer: transfer, tls: tls)
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
+        auth.apply(to: &options, hasUser: request.user != nil)
+        if request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm {
+            options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
+        }
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
             form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: cookie.cookies,
             usesCookieEngine: cookie.usesCookieEngine,
-            credential: request.user.map(Self.credential), preemptiveBasic: !request.anyAuth,
+            credential: request.user.map(Self.credential),
+            preemptiveBasic: !request.anyAuth && (auth.scheme == nil || auth.scheme == .basic),
             options: options, sources: sources)
         let bodyOnTerminal =
             Output.isTerminal(1) && targets.contains { $0.destination == .standardOutput }
@@ -80,9 +94,14 @@ struct TransferContext: Sendable {
         }
     }
 
-    /// `user:password`; a missing password is empty.
+    /// `user:password`; a missing password is asked for on the terminal when stdin is one (as curl does), else
+    /// empty.
     static func credential(_ text: String) -> Credential {
-        guard let colon = text.firstIndex(of: ":") else { return Credential(user: text, password: "") }
+        guard let colon = text.firstIndex(of: ":") else {
+            guard isatty(0) == 1 else { return Credential(user: text, password: "") }
+            return Credential(user: text, password: CredentialPrompt.readPassword(
+                prompt: "Enter password for user '\(text)': ") ?? "")
+        }
         return Credential(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
     }
 

@@ -1,11 +1,13 @@
 import GzipCodec
+import HTTPAuthentication
 public import HTTPPipeline
 import PublicSuffix
 public import SocketTransport
 
 extension Client {
     /// A ready client with the everyday stack: ``POSIXTransport`` (sockets and OpenSSL), gzip and deflate
-    /// (``ZlibContentCodec``), and the in-memory defaults, an in-memory cookie jar and session credential store.
+    /// (``ZlibContentCodec``), Digest and NTLM (``DigestAuthenticator``, ``NTLMAuthenticator``; Basic and Bearer
+    /// are built in), and the in-memory defaults, an in-memory cookie jar and session credential store.
     /// Cookies for public suffixes (`co.uk`, `github.io`) are refused with libpsl's list (the `PublicSuffix`
     /// plug-in) unless `configuration` brings its own ``Client/Configuration/publicSuffixes``.
     ///
@@ -28,6 +30,8 @@ extension Client {
     ) -> Client {
         var configuration = configuration
         if configuration.publicSuffixes == nil { configuration.publicSuffixes = .libpsl() }
-        return Client(transport: .posix(transport), codecs: [.zlib()], configuration: configuration)
+        return Client(
+            transport: .posix(transport), codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
+            configuration: configuration)
     }
 }

@@ -120,14 +120,14 @@ import Testing
     @Test func unsupportedSchemeFails() async throws {
         let transport = ScriptedTransport { _, _ in
             var fields = HTTPFields()
-            fields[.wwwAuthenticate] = "Bearer realm=\"api\""
+            fields[.wwwAuthenticate] = "Negotiate realm=\"api\""
             return .text("no", status: 401, headerFields: fields)
         }
         var request = Request("http://a.example/")
         request.options.credential = Credential(user: "u", password: "p")
         let error = await #expect(throws: ClientError.self) { try await Client(transport: transport).send(request) }
         #expect(error?.code == .authenticationFailed)
-        #expect(error?.description.contains("Bearer") == true)
+        #expect(error?.description.contains("Negotiate") == true)
     }
 
     @Test func errorsNeverShowThePassword() async throws {

@@ -1,11 +1,21 @@
-/// A user name and password. Its `description` never shows the password.
+/// A user name and password, or a bearer token. Its `description` never shows the secret.
 public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// What the credential holds.
+    public enum Kind: Sendable, Hashable {
+        /// A user name and password (Basic, Digest, NTLM).
+        case password
+        /// An OAuth 2.0 bearer token in ``Credential/password`` (RFC 6750); the user name is empty.
+        case bearerToken
+    }
+
     /// The user name. For NTLM it may be written `DOMAIN\user`.
     public var user: String
     /// The password.
     public var password: String
     /// The NTLM domain, if any.
     public var domain: String?
+    /// Whether this is a user name and password or a bearer token. Default ``Kind/password``.
+    public var kind: Kind = .password
 
     /// Creates a credential.
     /// - Parameters:
@@ -16,6 +26,15 @@ public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDeb
         self.user = user
         self.password = password
         self.domain = domain
+    }
+
+    /// A bearer token credential (`Authorization: Bearer <token>`, RFC 6750).
+    /// - Parameter token: The token.
+    /// - Returns: The credential, with an empty user name and the token as its secret.
+    public static func bearer(_ token: String) -> Credential {
+        var credential = Credential(user: "", password: token)
+        credential.kind = .bearerToken
+        return credential
     }
 
     /// Always `<redacted>`: a credential never appears in logs or errors.

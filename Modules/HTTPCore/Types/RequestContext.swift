@@ -18,6 +18,10 @@ public struct RequestContext: Sendable {
     public var proxyAuthorization: ProxyAuthorization?
     /// The logger, with the request ID in its metadata.
     public var logger: Logger
+    /// The pooled connection this attempt should reuse when it is still idle and usable: the one that carried a
+    /// challenge of a connection-bound scheme (NTLM's handshake must stay on one connection). `nil` (any
+    /// connection) otherwise; a transport without a pool ignores it.
+    public var preferredConnectionID: UInt64?
 
     /// Creates a context.
     /// - Parameters:

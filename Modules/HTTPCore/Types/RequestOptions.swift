@@ -20,7 +20,9 @@ public struct RequestOptions: Sendable {
     /// Credentials for this request (`username`/`password`). Sent when challenged, or up front when
     /// ``authenticationScheme`` is ``AuthenticationScheme/basic``.
     public var credential: Credential?
-    /// The scheme to use with ``credential``; `.basic` makes them go out before any challenge.
+    /// The scheme to use with ``credential``: `.basic` makes them go out before any challenge (and still answers
+    /// any scheme offered); another scheme (`.digest`, `.ntlm`) is then the only one answered. Default `nil`: the
+    /// strongest scheme offered is answered.
     public var authenticationScheme: AuthenticationScheme?
     /// Whether credentials known for this URL are sent before a challenge
     /// (`shouldPresentCredentialsBeforeChallenge`). Default `true`.
@@ -35,6 +37,13 @@ public struct RequestOptions: Sendable {
     /// Credentials for a proxy's 407 challenge (`proxyUsername`/`proxyPassword`/`proxyDomain`), tried after the
     /// proxy route's own credential and the session store's, before the persistent store's. Default `nil`.
     public var proxyCredential: Credential?
+    /// The only scheme answered to a proxy's 407 challenge (curl's `--proxy-digest`, `--proxy-ntlm`); `nil`
+    /// (the default) answers the strongest scheme the proxy offers.
+    public var proxyAuthenticationScheme: AuthenticationScheme?
+    /// Whether a 401 or 407 that no credential answers fails the request with
+    /// ``ClientError/Code/authenticationFailed`` (ASIHTTPRequest's `ASIAuthenticationErrorType`). Off, the
+    /// challenge is the request's response, as curl prints it. Default `true`.
+    public var failsOnUnansweredChallenge: Bool
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
@@ -104,6 +113,8 @@ public struct RequestOptions: Sendable {
         self.usesCredentialStore = true
         self.usesPersistentCredentialStore = false
         self.proxyCredential = nil
+        self.proxyAuthenticationScheme = nil
+        self.failsOnUnansweredChallenge = true
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []

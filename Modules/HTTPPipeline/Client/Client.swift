@@ -37,6 +37,11 @@ public struct Client: Sendable {
     /// Decode compressed responses and compress request bodies, for example `.zlib()` from GzipCodec; none by
     /// default, and then no `Accept-Encoding` is sent.
     public let codecs: [any ContentCodec]
+    /// Answer authentication schemes beyond the built-in Basic and Bearer, for example `.digest()` and `.ntlm()`
+    /// from HTTPAuthentication; none by default.
+    public let authenticators: [any HTTPAuthenticator]
+    /// Accepted negotiations by origin, sent up front to later requests (Digest counts its nonce on).
+    let authenticationSessions = AuthenticationSessions()
     /// Receives byte progress for every request; `nil` by default.
     public let progress: (any ProgressSink)?
     /// Shares a bandwidth budget between every request of the client (ASIHTTPRequest's
@@ -57,6 +62,7 @@ public struct Client: Sendable {
     ///   - persistentCredentials: Keeps credentials across launches for requests that ask; none by default.
     ///   - middleware: Wraps every transport call, outermost first.
     ///   - codecs: Content codecs for `Accept-Encoding`, response decoding and request body compression.
+    ///   - authenticators: Authentication schemes beyond Basic and Bearer (Digest, NTLM).
     ///   - progress: Receives byte progress for every request.
     ///   - bandwidth: Limits the bandwidth of every request together; no limit by default.
     ///   - configuration: Client-wide settings.
@@ -68,6 +74,7 @@ public struct Client: Sendable {
         persistentCredentials: (any CredentialStore)? = nil,
         middleware: [any Middleware] = [],
         codecs: [any ContentCodec] = [],
+        authenticators: [any HTTPAuthenticator] = [],
         progress: (any ProgressSink)? = nil,
         bandwidth: (any BandwidthLimiter)? = nil,
         configuration: Configuration = Configuration()
@@ -79,6 +86,7 @@ public struct Client: Sendable {
         self.persistentCredentials = persistentCredentials
         self.middleware = middleware
         self.codecs = codecs
+        self.authenticators = authenticators
         self.progress = progress
         self.bandwidth = bandwidth
         self.configuration = configuration

@@ -4,14 +4,15 @@ import HTTPCore
 /// The part of the challenge loop that 401 and 407 share: pick a challenge, forget the rejected credential, try
 /// the sources in order, and save what worked with the request's persistence intent.
 extension AuthenticationStage {
-    /// Picks the next credential for the challenges in `values` and returns its authorization value.
+    /// Picks the next credential and negotiation for the challenges in `values`: the running negotiation goes on
+    /// when it can (a stale nonce, NTLM's second message), otherwise the rejected credential is forgotten and
+    /// the sources are tried in order, each credential with the strongest offered scheme that can use it.
     /// - Parameters:
     ///   - values: The `WWW-Authenticate` or `Proxy-Authenticate` field values.
     ///   - base: The server's or the proxy's scope, without a realm.
     ///   - sources: The sources to try, in order.
     ///   - request: The request being answered.
-    ///   - state: The server's or the proxy's state.
-    /// - Returns: The `Authorization` or `Proxy-Authorization` value for the next attempt.
+    ///   - state: The server's or the proxy's state; holds the negotiation afterwards.
     /// - Throws: ``ClientError/Code/authenticationFailed`` when no usable credential is left, or what a store or
     ///   the handler throws.
     func answer(
@@ -20,34 +21,76 @@ extension AuthenticationStage {
         sources: [Source],
         request: Request,
         state: inout State
-    ) async throws -> String {
+    ) async throws {
         let prefix = base.target == .proxy ? "Proxy authentication needed" : "Authentication needed"
         let challenges = ChallengeParser.challenges(in: values)
-        guard let challenge = challenges.first(where: { Self.supportedSchemes.contains($0.scheme) }) else {
+        let usable = usableChallenges(challenges, for: request, target: base.target)
+        guard let strongest = usable.first else {
             let offered = challenges.map(\.scheme.name).joined(separator: ", ")
             let who = base.target == .proxy ? "the proxy \(base)" : "the server"
             throw Self.failure(prefix, "\(who) offers no supported scheme (\(offered.isEmpty ? "none" : offered))")
         }
+        if let negotiation = state.negotiation, state.wasChallenged || state.source == .session,
+            let scheme = state.scheme, let again = usable.first(where: { $0.scheme == scheme }),
+            negotiation.proceed(after: again) == .continue
+        {
+            state.wasChallenged = true
+            return
+        }
         var scope = base
-        scope.realm = challenge.parameters["realm"]
+        scope.realm = strongest.realm
         if let rejected = state.credential {
             state.rejected.insert(rejected)
             try await forget(rejected, challengedScope: scope, request: request, state: state)
         }
         state.wasChallenged = true
+        state.negotiation = nil
         for source in sources {
-            guard let credential = try await candidate(from: source, scope: scope, challenge: challenge,
+            guard let credential = try await candidate(from: source, scope: scope, challenge: strongest,
                                                        request: request, state: state),
                 !state.rejected.contains(credential)
             else { continue }
-            state.credential = credential
-            state.source = source
-            state.scope = scope
-            state.isSaved = false
-            return Self.authorization(for: credential)
+            for challenge in usable {
+                guard let authenticator = authenticator(for: challenge.scheme), authenticator.accepts(credential),
+                    let negotiation = try? authenticator.negotiation(answering: challenge, with: credential)
+                else { continue }
+                state.credential = credential
+                state.source = source
+                scope.realm = challenge.realm
+                state.scope = scope
+                state.isSaved = false
+                state.negotiation = negotiation
+                state.scheme = challenge.scheme
+                return
+            }
+            state.rejected.insert(credential)  // no offered scheme can use it
         }
         throw Self.failure(prefix, state.rejected.isEmpty ? "no credentials for \(scope)"
             : "credentials rejected for \(scope)")
+    }
+
+    /// The offered challenges this client can answer, strongest first; only the request's own scheme when it
+    /// names one other than Basic (Basic there means "send up front", ASIHTTPRequest's rule).
+    func usableChallenges(
+        _ challenges: [HTTPChallenge], for request: Request, target: CredentialScope.Target
+    ) -> [HTTPChallenge] {
+        let wanted = target == .proxy ? request.options.proxyAuthenticationScheme
+            : request.options.authenticationScheme
+        var usable: [(HTTPChallenge, Int)] = []
+        for challenge in challenges {
+            guard let authenticator = authenticator(for: challenge.scheme),
+                wanted == nil || wanted == .basic && target == .server || wanted == challenge.scheme
+            else { continue }
+            usable.append((challenge, authenticator.preference))
+        }
+        return usable.enumerated().sorted { lhs, rhs in
+            lhs.element.1 != rhs.element.1 ? lhs.element.1 > rhs.element.1 : lhs.offset < rhs.offset
+        }.map(\.element.0)
+    }
+
+    /// The registered authenticator for a scheme.
+    func authenticator(for scheme: AuthenticationScheme) -> (any HTTPAuthenticator)? {
+        authenticators.first { $0.scheme == scheme }
     }
 
     /// Saves the credential in use once, after a response showed it was accepted: to the session store unless it
@@ -87,6 +130,8 @@ extension AuthenticationStage {
         if request.options.usesCredentialStore, !store.isKnownEmpty {
             try await remove(rejected, from: store, scopes: scopes)
         }
+        if let origin = state.origin, challengedScope.target == .server { sessions?.drop(rejected, for: origin) }
+        for scope in scopes { sessions?.gate.reject(rejected, for: scope) }
         if state.source == .persistent, request.options.usesPersistentCredentialStore, let persistentStore {
             try await remove(rejected, from: persistentStore, scopes: scopes)
         }
@@ -104,7 +149,7 @@ extension AuthenticationStage {
     private func candidate(
         from source: Source,
         scope: CredentialScope,
-        challenge: ChallengeParser.Challenge,
+        challenge: HTTPChallenge,
         request: Request,
         state: State
     ) async throws -> Credential? {
@@ -124,12 +169,15 @@ extension AuthenticationStage {
         case .persistent:
             guard request.options.usesPersistentCredentialStore, let persistentStore else { return nil }
             return try await storedCredential(in: persistentStore, for: scope, explicit: explicit)
+        case .session:
+            return nil
         case .handler:
             guard let handler else { return nil }
             let challenge = AuthenticationChallenge(
                 scheme: challenge.scheme, parameters: challenge.parameters, scope: scope, url: request.url,
                 failureCount: state.rejected.count, proxy: isProxy ? state.proxy : nil)
-            return try await handler(challenge)
+            guard let gate = sessions?.gate else { return try await handler(challenge) }
+            return try await gate.credential(for: scope, rejected: state.rejected) { try await handler(challenge) }
         }
     }
 

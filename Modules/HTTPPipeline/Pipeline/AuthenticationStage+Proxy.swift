@@ -4,29 +4,46 @@ import HTTPCore
 /// answer goes to the transport only in ``RequestContext/proxyAuthorization``, never as a header field, so a
 /// `Proxy-Authorization` the pipeline made can never reach an origin.
 extension AuthenticationStage {
-    /// Answers a 407 from the proxy the response came through (``Response/route``).
+    /// Answers a 407 from the proxy the response came through (``Response/route``): picks the proxy credential and
+    /// negotiation; ``proxyAuthorization(for:state:)`` then makes each hop's value.
     /// - Parameters:
     ///   - response: The 407 response.
     ///   - request: The request the proxy refused.
     ///   - state: The request's proxy state; reset when another proxy challenges.
-    /// - Returns: The authorization for the next attempt, for that proxy only.
     /// - Throws: ``ClientError/Code/authenticationFailed`` when the response did not come through a proxy or no
     ///   usable credential is left; the message names the proxy, never the credential.
     func answerProxyChallenge(
         _ response: Response,
         for request: Request,
         state: inout State
-    ) async throws -> ProxyAuthorization {
+    ) async throws {
         let route = response.route
         guard !route.isDirect else {
             throw Self.failure("Proxy authentication needed", "a 407 came over a direct connection, not from a proxy")
         }
         if let proxy = state.proxy, !proxy.isSameProxy(as: route) { state = State() }
         state.proxy = route
-        let value = try await answer(
+        state.route = route
+        state.connectionID = response.connectionID
+        try await answer(
             response.headerFields[values: .proxyAuthenticate], scope: CredentialScope(proxy: route),
             sources: Self.proxySources, request: request, state: &state)
-        return ProxyAuthorization(proxy: route, value: value)
+        guard state.negotiation != nil else {
+            throw Self.failure("Proxy authentication needed", "no credentials for \(CredentialScope(proxy: route))")
+        }
+    }
+
+    /// The `Proxy-Authorization` for the next hop from the running proxy negotiation: a Digest value is made
+    /// for each request (its own `nc` and `uri`), a Basic one stays the same.
+    /// - Parameters:
+    ///   - request: The hop about to be sent.
+    ///   - state: The request's proxy state.
+    /// - Returns: The authorization, or `nil` without a negotiation.
+    /// - Throws: What the negotiation throws.
+    func proxyAuthorization(for request: Request, state: State) throws -> ProxyAuthorization? {
+        guard let negotiation = state.negotiation, let proxy = state.proxy else { return nil }
+        let view = Self.view(of: request, route: proxy, forProxy: true)
+        return ProxyAuthorization(proxy: proxy, value: try negotiation.authorization(for: view))
     }
 
     /// Remembers the proxy credential in use once a response other than 407 came through the same proxy.
@@ -43,5 +60,13 @@ extension AuthenticationStage {
     /// Whether the proxy state holds a credential not yet saved; the pipeline skips the async call otherwise.
     static func needsSaving(_ state: State) -> Bool {
         state.credential != nil && !state.isSaved
+    }
+
+    /// The connection the next hop should go on: the one that carried the challenge of a connection-bound
+    /// negotiation (NTLM authenticates a connection, not a request), else `nil`.
+    static func boundConnection(_ server: State, _ proxy: State) -> UInt64? {
+        if let negotiation = server.negotiation, negotiation.isConnectionBound { return server.connectionID }
+        if let negotiation = proxy.negotiation, negotiation.isConnectionBound { return proxy.connectionID }
+        return nil
     }
 }

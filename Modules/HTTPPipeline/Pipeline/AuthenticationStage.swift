@@ -14,12 +14,16 @@ import HTTPCore
 /// there and the request asked for persistence. When no source is left the request fails with
 /// ``ClientError/Code/authenticationFailed``.
 ///
-/// Only Basic is answered today; a scheme is added by teaching ``authorization(for:)`` to answer it, the loop
-/// stays the same.
+/// The wire format is an ``HTTPAuthenticator``'s: Basic and Bearer are built in, the client's
+/// ``Client/authenticators`` add more (Digest and NTLM from the `HTTPAuthentication` plug-in). Of the challenges a
+/// server offers, the strongest supported one is answered (or only the request's
+/// ``RequestOptions/authenticationScheme`` when it names one); a repeated challenge of the scheme in use is first
+/// offered to the running negotiation, which may go on with the same credential (a stale Digest nonce, NTLM's
+/// second message).
 struct AuthenticationStage: Sendable {
     /// Where the credential being used came from.
     enum Source: Sendable, Equatable {
-        case route, store, url, request, persistent, handler
+        case route, store, url, request, persistent, handler, session
     }
 
     /// One request's authentication state for its server or its proxy; the server's is reset when a redirect
@@ -33,6 +37,14 @@ struct AuthenticationStage: Sendable {
         var isSaved = false
         var origin: Origin?
         var proxy: ProxyRoute?
+        /// The negotiation answering the last challenge (or sending up front).
+        var negotiation: (any AuthenticationNegotiation)?
+        /// The scheme of ``negotiation``.
+        var scheme: AuthenticationScheme?
+        /// The route the last challenge came over: it decides the request-target form Digest signs.
+        var route: ProxyRoute?
+        /// The connection the last challenge came on, for a connection-bound negotiation (NTLM).
+        var connectionID: UInt64?
 
         /// Whether nothing is remembered yet; such a state needs no reset when the origin changes.
         var isEmpty: Bool {
@@ -43,35 +55,65 @@ struct AuthenticationStage: Sendable {
     let store: any CredentialStore
     let persistentStore: (any CredentialStore)?
     let handler: (@Sendable (AuthenticationChallenge) async throws -> Credential?)?
+    /// Built-in and registered authenticators, strongest first.
+    let authenticators: [any HTTPAuthenticator]
+    let sessions: AuthenticationSessions?
 
-    static let supportedSchemes: [AuthenticationScheme] = [.basic]
     static let serverSources: [Source] = [.store, .url, .request, .persistent, .handler]
     static let proxySources: [Source] = [.route, .store, .request, .persistent, .handler]
+
+    init(
+        store: any CredentialStore,
+        persistentStore: (any CredentialStore)?,
+        handler: (@Sendable (AuthenticationChallenge) async throws -> Credential?)?,
+        authenticators: [any HTTPAuthenticator] = [],
+        sessions: AuthenticationSessions? = nil
+    ) {
+        self.store = store
+        self.persistentStore = persistentStore
+        self.handler = handler
+        var all: [any HTTPAuthenticator] = [BasicAuthenticator(), BearerAuthenticator()]
+        for authenticator in authenticators {
+            all.removeAll { $0.scheme == authenticator.scheme }
+            all.append(authenticator)
+        }
+        self.authenticators = all.sorted { $0.preference > $1.preference }
+        self.sessions = sessions
+    }
 
     /// Whether ``preemptiveAuthorization(for:state:)`` can return a value: `false` for an empty state, no
     /// request credential and a store that knows it is empty, so the pipeline skips the async call.
     func mayAuthorizePreemptively(_ request: Request, state: State) -> Bool {
         !state.isEmpty || request.options.presentsCredentialsBeforeChallenge
-            && (Self.basicCredential(of: request) != nil || mayAskStore(for: request))
+            && (Self.upFrontCredential(of: request) != nil || mayAskStore(for: request))
     }
 
     /// The `Authorization` value to send before any challenge, if any. The persistent store is never asked here
     /// (ASIHTTPRequest never sends Keychain credentials pre-emptively).
     func preemptiveAuthorization(for request: Request, state: inout State) async throws -> String? {
         resetIfOriginChanged(for: request.url, state: &state)
-        if let credential = state.credential, state.wasChallenged || state.source == .request {
-            return Self.authorization(for: credential)
+        if let credential = state.credential, state.wasChallenged || state.source == .request
+            || state.source == .session
+        {
+            let view = Self.view(of: request, route: state.route)
+            return try state.negotiation?.authorization(for: view) ?? Self.upFrontValue(for: credential)
         }
         guard request.options.presentsCredentialsBeforeChallenge else { return nil }
-        let requestCredential = Self.basicCredential(of: request)
+        let requestCredential = Self.upFrontCredential(of: request)
         guard requestCredential != nil || mayAskStore(for: request), let origin = Origin(request.url) else {
             return nil
         }
         let scope = CredentialScope(scheme: origin.scheme, host: origin.host, port: origin.port)
         let credential: Credential
         let source: Source
+        var negotiation: (any AuthenticationNegotiation)?
         if let requestCredential {
             (credential, source) = (requestCredential, .request)
+        } else if request.options.usesCredentialStore, let session = sessions?.entry(for: origin),
+            request.options.credential == nil || request.options.credential == session.credential
+        {
+            (credential, source, negotiation) = (session.credential, .session, session.negotiation)
+            state.scheme = session.scheme
         } else if let stored = try await storedCredential(in: store, for: scope, explicit: request.options.credential) {
             (credential, source) = (stored, .store)
         } else {
@@ -81,19 +123,30 @@ struct AuthenticationStage: Sendable {
         state.source = source
         state.scope = scope
         state.origin = origin
-        state.isSaved = false
-        return Self.authorization(for: credential)
+        state.isSaved = source == .session
+        state.negotiation = negotiation
+        if let negotiation { return try negotiation.authorization(for: Self.view(of: request, route: nil)) }
+        return Self.upFrontValue(for: credential)
     }
 
-    /// Answers a 401: returns the `Authorization` value for the next attempt.
+    /// Basic, or Bearer for a token.
+    static func upFrontValue(for credential: Credential) -> String {
+        credential.kind == .bearerToken
+            ? BearerAuthenticator.authorization(for: credential) : BasicAuthentication.authorization(for: credential)
+    }
+
+    /// Answers a 401: picks the credential and negotiation for the next attempt, which
+    /// ``preemptiveAuthorization(for:state:)`` then turns into the `Authorization` value.
     /// - Throws: ``ClientError/Code/authenticationFailed`` when no usable credential is left.
-    func answerChallenge(_ response: Response, for request: Request, state: inout State) async throws -> String {
+    func answerChallenge(_ response: Response, for request: Request, state: inout State) async throws {
         resetIfOriginChanged(for: request.url, state: &state)
         guard let origin = Origin(request.url) else {
             throw Self.failure("Authentication needed", "the URL has no host")
         }
         state.origin = origin
-        return try await answer(
+        state.route = response.route
+        state.connectionID = response.connectionID
+        try await answer(
             response.headerFields[values: .wwwAuthenticate],
             scope: CredentialScope(scheme: origin.scheme, host: origin.host, port: origin.port),
             sources: Self.serverSources, request: request, state: &state)
@@ -101,21 +154,26 @@ struct AuthenticationStage: Sendable {
 
     /// Remembers a credential that led to a response other than 401.
     func succeeded(for request: Request, state: inout State) async throws {
+        let wasSaved = state.isSaved
         try await remember(for: request, state: &state)
+        if !wasSaved, request.options.usesCredentialStore, state.wasChallenged, let origin = state.origin,
+            let credential = state.credential, let negotiation = state.negotiation, let scheme = state.scheme
+        {
+            sessions?.keep(negotiation, scheme: scheme, credential: credential, for: origin)
+        }
     }
 
-    /// The `Authorization` (or `Proxy-Authorization`) value for a credential in the supported scheme.
-    static func authorization(for credential: Credential) -> String {
-        BasicAuthentication.authorization(for: credential)
-    }
-
-    private static func basicCredential(of request: Request) -> Credential? {
-        request.options.authenticationScheme == .basic ? request.options.credential : nil
+    /// The credential a request sends before any challenge: its own when its scheme is Basic (ASIHTTPRequest's
+    /// rule), or a bearer token.
+    private static func upFrontCredential(of request: Request) -> Credential? {
+        guard let credential = request.options.credential else { return nil }
+        if credential.kind == .bearerToken { return credential }
+        return request.options.authenticationScheme == .basic ? credential : nil
     }
 
     /// Whether the request uses the session store and the store may hold a credential.
     private func mayAskStore(for request: Request) -> Bool {
-        request.options.usesCredentialStore && !store.isKnownEmpty
+        request.options.usesCredentialStore && (!store.isKnownEmpty || sessions?.isEmpty == false)
     }
 
     /// Forgets the state when `url` has another origin than the one it was built for. An empty state has

@@ -3,15 +3,8 @@ public import HTTPCore
 /// Parses `WWW-Authenticate` and `Proxy-Authenticate` values (RFC 9110 §11.6.1): several challenges per field,
 /// parameters as tokens or quoted strings, and `token68` values.
 public enum ChallengeParser {
-    /// One parsed challenge.
-    public struct Challenge: Sendable, Hashable {
-        /// The scheme.
-        public var scheme: AuthenticationScheme
-        /// The parameters, keys lower-cased.
-        public var parameters: [String: String]
-        /// The `token68` value, when the challenge carries one instead of parameters.
-        public var token68: String?
-    }
+    /// One parsed challenge (the core's ``HTTPChallenge``).
+    public typealias Challenge = HTTPChallenge
 
     /// Parses every challenge in the given field values.
     /// - Parameter values: The header values.

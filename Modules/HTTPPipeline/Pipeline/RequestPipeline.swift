@@ -29,7 +29,8 @@ struct RequestPipeline: Sendable {
                                      bandwidthLimit: request.options.maxBandwidthPerSecond, logger: logger)
         let authentication = AuthenticationStage(
             store: client.credentials, persistentStore: client.persistentCredentials,
-            handler: client.configuration.authenticationHandler)
+            handler: client.configuration.authenticationHandler, authenticators: client.authenticators,
+            sessions: client.authenticationSessions)
         let cache = CacheStage(store: client.cache)
 
         var current = BodyMethodRule.applied(to: request)
@@ -72,6 +73,13 @@ struct RequestPipeline: Sendable {
         while true {
             var hop = current
             try await prepare(&hop, authentication: authentication, authState: &authState, cached: cached)
+            if proxyAuthState.negotiation != nil {
+                let request = hop
+                context.proxyAuthorization = try await staged(.credentials) {
+                    try authentication.proxyAuthorization(for: request, state: proxyAuthState)
+                }
+            }
+            context.preferredConnectionID = AuthenticationStage.boundConnection(authState, proxyAuthState)
             let response: Response
             relay?.beginAttempt(uploadLength: hop.body?.length)
             do {
@@ -93,27 +101,27 @@ struct RequestPipeline: Sendable {
             }
 
             if isProxyChallenge {
-                await response.body.discard()
                 logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
-                context.proxyAuthorization = try await staged(.credentials) {
+                if try await answering(current, {
                     try await authentication.answerProxyChallenge(response, for: current, state: &proxyAuthState)
+                }) != nil {
+                    await response.body.discard()
+                    continue
                 }
-                continue
-            }
-            if AuthenticationStage.needsSaving(proxyAuthState) {
+            } else if AuthenticationStage.needsSaving(proxyAuthState) {
                 try await staged(.credentials) {
                     try await authentication.proxySucceeded(response, for: current, state: &proxyAuthState)
                 }
             }
-            if response.status.code == 401 {
-                await response.body.discard()
+            if response.status.code == 401, !isProxyChallenge {
                 logger.debug("challenged", metadata: ["url": "\(Self.redacted(hop.url))"])
-                _ = try await staged(.credentials) {
+                if try await answering(current, {
                     try await authentication.answerChallenge(response, for: current, state: &authState)
+                }) != nil {
+                    await response.body.discard()
+                    continue
                 }
-                continue
-            }
-            if authState.credential != nil {
+            } else if authState.credential != nil, !isProxyChallenge {
                 try await staged(.credentials) { try await authentication.succeeded(for: current, state: &authState) }
             }
 
@@ -164,6 +172,19 @@ struct RequestPipeline: Sendable {
                 try? await cache.removeEntry(for: hop)
                 throw error
             }
+        }
+    }
+
+    /// Runs a challenge's answer; `nil` when no credential is left and the request asks for the unanswered
+    /// challenge as its response (``RequestOptions/failsOnUnansweredChallenge`` off), which then goes on as the
+    /// final response.
+    private func answering<T>(_ request: Request, _ body: () async throws -> T) async throws -> T? {
+        do {
+            return try await staged(.credentials, body)
+        } catch let error as ClientError
+            where error.code == .authenticationFailed && !request.options.failsOnUnansweredChallenge
+        {
+            return nil
         }
     }
 

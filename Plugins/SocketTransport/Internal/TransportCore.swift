@@ -65,7 +65,8 @@ final class TransportCore: Sendable {
             let connection: Connection
             let reused: Bool
             do {
-                (connection, reused) = try await checkOut(plan, forceNew: forceNew, logger: context.logger)
+                (connection, reused) = try await checkOut(
+                    plan, forceNew: forceNew, preferred: context.preferredConnectionID, logger: context.logger)
             } catch ProxyTunnel.Answer.challenged(let response) {
                 return response
             } catch ProxyTunnel.Answer.refused(let error) {
@@ -101,9 +102,9 @@ final class TransportCore: Sendable {
     }
 
     private func checkOut(
-        _ plan: ExchangePlan, forceNew: Bool, logger: Logger
+        _ plan: ExchangePlan, forceNew: Bool, preferred: UInt64? = nil, logger: Logger
     ) async throws -> (Connection, reused: Bool) {
-        switch try await pool.checkOut(plan.key, forceNew: forceNew, logger: logger) {
+        switch try await pool.checkOut(plan.key, forceNew: forceNew, preferred: preferred, logger: logger) {
         case .reuse(let connection):
             // A request that cannot be sent again (a POST) asks the socket itself before it goes out: the event loop
             // may not have seen the server's close of an idle connection yet, and such a request would be lost on

@@ -48,13 +48,17 @@ final class ConnectionPool: Sendable {
     /// - Parameters:
     ///   - key: The pool key.
     ///   - forceNew: Skip idle connections (a retry after a stale one).
+    ///   - preferred: The idle connection to take first when it is still usable (an NTLM handshake's).
     ///   - logger: Where to log idle connections closed on the way.
     /// - Returns: The grant.
     /// - Throws: `CancellationError`, or ``ClientError`` after ``shutDown()``.
-    func checkOut(_ key: PoolKey, forceNew: Bool, logger: Logger) async throws -> Grant {
+    func checkOut(_ key: PoolKey, forceNew: Bool, preferred: UInt64? = nil, logger: Logger) async throws -> Grant {
         var closing: [Connection] = []
-        let immediate = try state.withLock { state in
-            try state.tryCheckOut(key, forceNew: forceNew, maxPerHost: maxPerHost, closing: &closing)
+        let immediate = try state.withLock { state -> Grant? in
+            if !forceNew, let preferred, let connection = state.takeIdle(key, id: preferred) {
+                return Grant.reuse(connection)
+            }
+            return try state.tryCheckOut(key, forceNew: forceNew, maxPerHost: maxPerHost, closing: &closing)
         }
         close(closing, reason: "expired or closed by the server", logger: logger)
         if let immediate { return immediate }
@@ -152,6 +156,14 @@ final class ConnectionPool: Sendable {
 }
 
 extension ConnectionPool.State {
+    /// Takes the idle connection `id` for `key` when it is still usable.
+    fileprivate mutating func takeIdle(_ key: PoolKey, id: UInt64) -> Connection? {
+        guard let index = hosts[key]?.idle.firstIndex(where: { $0.id == id }),
+            hosts[key]?.idle[index].isUsable(now: NanoTime.now()) == true
+        else { return nil }
+        return hosts[key]?.idle.remove(at: index)
+    }
+
     /// An idle connection, permission to open one, or `nil` to wait. Unusable idle connections go to `closing`.
     fileprivate mutating func tryCheckOut(
         _ key: PoolKey, forceNew: Bool, maxPerHost: Int, closing: inout [Connection]

@@ -1,0 +1,59 @@
+import FoundationEssentials
+import HTTPCore
+
+/// The request as an ``AuthenticationNegotiation`` sees it: the request-target in the form the transport puts on
+/// the request line, so Digest's `uri` equals it (RFC 7616 §3.4).
+extension AuthenticationStage {
+    /// The view of `request` for a negotiation.
+    /// - Parameters:
+    ///   - request: The hop about to be sent.
+    ///   - route: The route the last response came over, if known: a plain HTTP proxy carrying an `http` URL
+    ///     gets the absolute-form.
+    ///   - forProxy: Whether the value is for the proxy: an `https` URL through a proxy is then the tunnel's
+    ///     `CONNECT host:port`.
+    /// - Returns: Method, request-target and, when in memory, the body.
+    static func view(of request: Request, route: ProxyRoute?, forProxy: Bool = false) -> AuthenticatedRequest {
+        let url = request.url
+        let scheme = url.scheme?.lowercased() ?? "http"
+        let body: [UInt8]?
+        switch request.body?.content {
+        case nil: body = []
+        case .bytes(let bytes): body = bytes
+        default: body = nil
+        }
+        if let route, !route.isDirect, scheme == "https" {
+            if forProxy {
+                return AuthenticatedRequest(method: "CONNECT", target: authority(of: url), body: [])
+            }
+        } else if let route, route.kind == .http || route.kind == .https, scheme == "http" {
+            return AuthenticatedRequest(method: request.method.rawValue, target: absoluteForm(of: url), body: body)
+        }
+        if request.method == .options, url.path(percentEncoded: true) == "*" {
+            return AuthenticatedRequest(method: "OPTIONS", target: "*", body: body)
+        }
+        return AuthenticatedRequest(method: request.method.rawValue, target: originForm(of: url), body: body)
+    }
+
+    static func originForm(of url: URL) -> String {
+        var target = url.path(percentEncoded: true)
+        if target.isEmpty { target = "/" }
+        if let query = url.query(percentEncoded: true) { target += "?" + query }
+        return target
+    }
+
+    private static func absoluteForm(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? "http"
+        var host = hostText(of: url)
+        if let port = url.port, port != (scheme == "https" ? 443 : 80) { host += ":\(port)" }
+        return scheme + "://" + host + originForm(of: url)
+    }
+
+    private static func authority(of url: URL) -> String {
+        hostText(of: url) + ":\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+    }
+
+    private static func hostText(of url: URL) -> String {
+        let host = url.host(percentEncoded: true) ?? ""
+        return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
+}

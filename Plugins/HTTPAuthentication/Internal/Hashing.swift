@@ -1,0 +1,56 @@
+import COpenSSL
+
+/// The hash functions Digest and NTLM use: OpenSSL's EVP digests (default provider) for MD5 and the SHA-2
+/// family, HMAC built on them here, and MD4 from ``MD4`` (OpenSSL 3 has MD4 only in its legacy provider).
+enum Hashing {
+    /// A hash function by Digest algorithm name.
+    enum Function: Sendable {
+        case md5, sha256, sha512_256
+
+        /// The block size HMAC pads the key to.
+        var blockSize: Int { self == .sha512_256 ? 128 : 64 }
+    }
+
+    /// The digest of `bytes`.
+    static func hash(_ function: Function, _ bytes: [UInt8]) -> [UInt8] {
+        let type: OpaquePointer? =
+            switch function {
+            case .md5: EVP_md5()
+            case .sha256: EVP_sha256()
+            case .sha512_256: EVP_sha512_256()
+            }
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { input in
+            EVP_Digest(input.baseAddress, input.count, &output, &length, type, nil)
+        }
+        precondition(ok == 1, "OpenSSL digest failed")
+        return Array(output.prefix(Int(length)))
+    }
+
+    /// HMAC (RFC 2104) of `message` under `key`.
+    static func hmac(_ function: Function, key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        var key = key.count > function.blockSize ? hash(function, key) : key
+        key += [UInt8](repeating: 0, count: function.blockSize - key.count)
+        let inner = hash(function, key.map { $0 ^ 0x36 } + message)
+        return hash(function, key.map { $0 ^ 0x5C } + inner)
+    }
+
+    /// `count` random bytes from the system's generator (`getrandom`).
+    static func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// Lower-case hexadecimal.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,83 @@
+/// The NTLM message layouts (MS-NLMP §2.2.1): NEGOTIATE (type 1), CHALLENGE (type 2) and AUTHENTICATE
+/// (type 3), without a version, MIC or key exchange.
+enum NTLMMessages {
+    static let signature: [UInt8] = Array("NTLMSSP".utf8) + [0]
+    /// UNICODE, OEM, REQUEST_TARGET, NTLM, ALWAYS_SIGN, EXTENDED_SESSIONSECURITY, 128 and 56.
+    static let negotiateFlags: UInt32 = 0xA008_8207
+
+    /// A parsed CHALLENGE_MESSAGE.
+    struct Challenge: Sendable, Hashable {
+        var flags: UInt32
+        var serverChallenge: [UInt8]
+        var targetInfo: [UInt8]
+
+        /// The `MsvAvTimestamp` AV pair, when the server sent one.
+        var timestamp: UInt64? {
+            var index = 0
+            while index + 4 <= targetInfo.count {
+                let id = UInt16(targetInfo[index]) | UInt16(targetInfo[index + 1]) << 8
+                let length = Int(UInt16(targetInfo[index + 2]) | UInt16(targetInfo[index + 3]) << 8)
+                if id == 0 { return nil }
+                if id == 7, length == 8, index + 12 <= targetInfo.count {
+                    return NTLMMessages.readUInt64(targetInfo, at: index + 4)
+                }
+                index += 4 + length
+            }
+            return nil
+        }
+    }
+
+    /// The NEGOTIATE_MESSAGE, with no domain or workstation supplied.
+    static func negotiate() -> [UInt8] {
+        var message = signature + le32(1) + le32(negotiateFlags)
+        message += [UInt8](repeating: 0, count: 16)  // domain and workstation fields, empty
+        return message
+    }
+
+    /// Parses a CHALLENGE_MESSAGE; `nil` when it is not one.
+    static func parseChallenge(_ bytes: [UInt8]) -> Challenge? {
+        guard bytes.count >= 32, Array(bytes[0..<8]) == signature, readUInt32(bytes, at: 8) == 2 else { return nil }
+        var targetInfo: [UInt8] = []
+        let flags = readUInt32(bytes, at: 20)
+        if flags & 0x0080_0000 != 0, bytes.count >= 48 {  // NEGOTIATE_TARGET_INFO: the fields are there
+            let length = Int(readUInt16(bytes, at: 40))
+            let offset = Int(readUInt32(bytes, at: 44))
+            guard offset + length <= bytes.count else { return nil }
+            targetInfo = Array(bytes[offset..<offset + length])
+        }
+        return Challenge(flags: flags, serverChallenge: Array(bytes[24..<32]),
+                         targetInfo: targetInfo)
+    }
+
+    /// The AUTHENTICATE_MESSAGE.
+    static func authenticate(
+        flags: UInt32, lm: [UInt8], nt: [UInt8], domain: String, user: String, workstation: String
+    ) -> [UInt8] {
+        let fields: [[UInt8]] = [lm, nt, NTLMv2.utf16LE(domain), NTLMv2.utf16LE(user), NTLMv2.utf16LE(workstation), []]
+        var header = signature + le32(3)
+        var payload: [UInt8] = []
+        var offset = 64
+        for field in fields {
+            header += le16(UInt16(field.count)) + le16(UInt16(field.count)) + le32(UInt32(offset))
+            payload += field
+            offset += field.count
+        }
+        header += le32(flags)
+        return header + payload
+    }
+
+    static func le16(_ value: UInt16) -> [UInt8] { [UInt8(truncatingIfNeeded: value), UInt8(value >> 8)] }
+    static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    static func readUInt16(_ bytes: [UInt8], at index: Int) -> UInt16 {
+        UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
+    }
+
+    static func readUInt32(_ bytes: [UInt8], at index: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[index + $1]) << (8 * UInt32($1)) }
+    }
+
+    static func readUInt64(_ bytes: [UInt8], at index: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[index + $1]) << (8 * UInt64($1)) }
+    }
+}
