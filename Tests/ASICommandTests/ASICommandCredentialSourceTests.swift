@@ -39,8 +39,8 @@ struct ASICommandCredentialSourceTests {
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.output.contains("\"user\": \"keyuser\""))
 
-            let without = try await ASICommandRun.run([url])
-            #expect(without.status == 67, "without the keyring nothing answers the challenge")
+            let without = try await ASICommandRun.run(["-f", url])
+            #expect(without.status == 22, "without the keyring nothing answers the challenge")
 
             let wrong = try await ASICommandRun.run(
                 ["--keyring", keyring, url], environment: ["ASI_KEYRING_PASSPHRASE": "not it"])
@@ -71,22 +71,22 @@ struct ASICommandCredentialSourceTests {
                 """
             try Data(text.utf8).write(to: URL(filePath: netrc))
             let url = httpbin.url("/basic-auth/other/wrong-one").absoluteString
-            let byFile = try await ASICommandRun.run(["--netrc-file", netrc, url])
+            let byFile = try await ASICommandRun.run(["-f", "--netrc-file", netrc, url])
             #expect(byFile.status == 0, "the first entry for the host: \(byFile.stderr)")
 
             var picked = URLComponents(string: httpbin.url("/basic-auth/nu/n3trc%20pass").absoluteString)!
             picked.user = "nu"
-            let byUser = try await ASICommandRun.run(["--netrc", picked.string!], environment: ["NETRC": netrc])
+            let byUser = try await ASICommandRun.run(["-f", "--netrc", picked.string!], environment: ["NETRC": netrc])
             #expect(byUser.status == 0, "the URL's user picks the second entry: \(byUser.stderr)")
 
             let optional = try await ASICommandRun.run([
-                "--netrc-optional", "--netrc-file", netrc,
+                "-f", "--netrc-optional", "--netrc-file", netrc,
                 "http://other:right@127.0.0.1:\(httpbin.port)/basic-auth/other/right",
             ])
             #expect(optional.status == 0, "the URL's password wins: \(optional.stderr)")
 
-            let missing = try await ASICommandRun.run(["--netrc-file", directory + "/absent", url])
-            #expect(missing.status == 67, "a missing file gives no credential")
+            let missing = try await ASICommandRun.run(["-f", "--netrc-file", directory + "/absent", url])
+            #expect(missing.status == 22, "a missing file gives no credential")
         }
     }
 }
