@@ -39,9 +39,10 @@ struct TransferContext: Sendable {
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
         transport.proxyResolver = try connection.proxyResolver()
-        // .netrc on redirect hops: not with --anyauth or a bearer token (nothing goes out before a challenge there,
-        // and curl sends no .netrc entry to the second host with --oauth2-bearer: test 2006).
-        let netrcOnRedirects = request.anyAuth || auth.bearer != nil ? nil : sources.netrc
+        // .netrc up front on redirect hops only with Basic: not with --anyauth, --digest or --ntlm (nothing goes out
+        // before a challenge there: curl test 1966) nor with a bearer token (curl test 2006).
+        let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm
+        let netrcOnRedirects = waitsForChallenge || auth.bearer != nil ? nil : sources.netrc
         client = Client(
             transport: .posix(transport), cookies: cookies.store,
             persistentCredentials: sources.keyring,
@@ -53,7 +54,7 @@ struct TransferContext: Sendable {
         var options = Self.options(request: request, transfer: transfer, tls: tls)
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         auth.apply(to: &options, hasUser: request.user != nil)
-        if request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm {
+        if waitsForChallenge {
             options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
         }
         builder = RequestBuilder(
