@@ -40,6 +40,10 @@ import Testing
     @Test func secretsNeverPrint() {
         let credential = Credential(user: "alice", password: "hunter2")
         #expect("\(credential)" == "<redacted>" && String(reflecting: credential) == "<redacted>")
+        var dumped = ""
+        dump(Credential.bearer("t0ken-s3cret"), to: &dumped)
+        dump(credential, to: &dumped)
+        #expect(!dumped.contains("hunter2") && !dumped.contains("t0ken-s3cret") && !dumped.contains("alice"))
         let identity = ClientIdentity(.pkcs12(path: "/tmp/id.p12"), password: "hunter2")
         #expect(!"\(identity)".contains("hunter2"))
         #expect(!"\(Cookie(name: "s", value: "hunter2", domain: "a"))".contains("hunter2"))

@@ -1,5 +1,7 @@
 /// A user name and password, or a bearer token. Its `description` never shows the secret.
-public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// What the credential holds.
     public enum Kind: Sendable, Hashable {
         /// A user name and password (Basic, Digest, NTLM).
@@ -41,6 +43,8 @@ public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDeb
     public var description: String { "<redacted>" }
     /// Always `<redacted>`.
     public var debugDescription: String { "<redacted>" }
+    /// No children: `dump(_:)` and `Mirror` show `<redacted>` like `description`, never the user or the secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 /// Where a credential applies: scheme, host, port and realm, for a server or a proxy.
