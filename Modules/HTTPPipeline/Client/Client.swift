@@ -152,6 +152,9 @@ extension Client {
         /// Where the pipeline logs (ASIHTTPRequest's debug flags): `debug` for request status, redirects and
         /// authentication. Never logs credentials or cookie values.
         public var logger: Logger
+        /// The cache rules: the default policy, whether `Cache-Control` is obeyed, the clock. Used only with a
+        /// ``Client/cache`` store.
+        public var cache = CacheConfiguration()
 
         /// Creates settings with the defaults.
         /// - Parameters:
