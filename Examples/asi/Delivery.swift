@@ -10,6 +10,7 @@ struct Delivery {
     /// - Throws: ``TransferFailure`` 22 for an error status with `--fail`, 23 when writing fails.
     func deliver(_ response: ClientResponse, for target: Target, record: TransferRecord) throws(TransferFailure) {
         record.note(response.head, info: response.info)
+        Verbose.printCacheOutcome(response.info, if: context.verbose)
         Verbose.printResponse(response.head, if: context.verbose)
         let code = response.status.code
         if context.fail && code >= 400 { throw TransferFailure.httpError(code) }

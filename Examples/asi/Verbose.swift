@@ -28,6 +28,13 @@ enum Verbose {
         Output.writeError(text + "<\r\n")
     }
 
+    /// Prints `* cache: hit`, `miss`, `revalidated (304)`, `fallback` or `not cached` when the request used a
+    /// cache (`--cache`).
+    static func printCacheOutcome(_ info: ExchangeInfo, if enabled: Bool) {
+        guard enabled, let outcome = info.cacheOutcome else { return }
+        Output.writeError("* cache: \(outcome)\r\n")
+    }
+
     private static func describe(_ field: HTTPField) -> String {
         "\(field.name.rawName): \(secretFields.contains(field.name) ? "<redacted>" : field.value)"
     }

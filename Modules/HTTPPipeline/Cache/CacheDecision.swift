@@ -56,7 +56,10 @@ enum CacheDecision {
         let age = currentAge(of: head, at: now)
         let lifetime = expiresAt.timeIntervalSince(head.storedAt) + TimeInterval(
             CacheFreshness.ageValue(of: head.headerFields))
-        if case .value(let maxAge) = directives.seconds("max-age"), age > TimeInterval(maxAge) { return false }
+        // `max-age=0` asks for a revalidation even of a response that is 0 s old.
+        if case .value(let maxAge) = directives.seconds("max-age"), maxAge == 0 || age > TimeInterval(maxAge) {
+            return false
+        }
         if case .value(let minFresh) = directives.seconds("min-fresh"), lifetime - age < TimeInterval(minFresh) {
             return false
         }
