@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "DiskCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
