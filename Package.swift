@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
+        .library(name: "DiskCache", targets: ["DiskCache"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -50,6 +51,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
+        .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
@@ -72,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "DiskCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -105,7 +107,7 @@ let package = Package(
         // The `asi` executable, run as a child process against the loopback server and real peers.
         .testTarget(
             name: "ASICommandTests",
-            dependencies: ["HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand"],
+            dependencies: ["HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache"],
             path: "Tests/ASICommandTests"
         ),
         // Helpers the test targets share: real peers started on free ports, child processes, temporary
@@ -119,6 +121,11 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
+        .testTarget(
+            name: "DiskCacheTests",
+            dependencies: ["HTTPCore", "HTTPTesting", "DiskCache", "TestSupport"],
+            path: "Tests/DiskCacheTests"
+        ),
     ]
 )
 

@@ -38,6 +38,7 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Request") var request: RequestFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
+    @OptionGroup(title: "Cache") var cache: CacheFlags
     @OptionGroup(title: "Output") var output: OutputFlags
 
     func validate() throws {
@@ -48,6 +49,9 @@ struct ASICommand: AsyncParsableCommand {
         if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }
         if transfer.maxRedirects < 0 || transfer.retry < 0 { throw ValidationError("Counts cannot be negative.") }
         if output.outputs.count > urls.count { throw ValidationError("More -o files than URLs.") }
+        if cache.directory == nil && (cache.permanent || cache.clearSession) {
+            throw ValidationError("--cache-permanent and --cache-clear-session need --cache DIR.")
+        }
     }
 
     /// Parses the arguments and runs; usage errors exit with 2, as curl's do.
@@ -74,7 +78,8 @@ struct ASICommand: AsyncParsableCommand {
         do {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
-                targets: targets, request: request, transfer: transfer, tls: tls, output: output)
+                targets: targets, request: request, transfer: transfer, tls: tls, output: output, cache: cache)
+            try await cache.prepare(context.client.cache)
         } catch {
             let failure = TransferFailure(error)
             if !output.silent || output.showError {

@@ -22,7 +22,8 @@ struct TransferContext: Sendable {
     private let showsErrors: Bool
 
     init(
-        targets: [Target], request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, output: OutputFlags
+        targets: [Target], request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, output: OutputFlags,
+        cache: CacheFlags
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -30,14 +31,14 @@ struct TransferContext: Sendable {
         cookieJarPath = request.cookieJar
         cookieFiles = request.cookies.filter { !$0.contains("=") }
         client = Client(
-            transport: .posix(), cookies: cookieJar, codecs: [.zlib()],
+            transport: .posix(), cache: cache.makeStore(), cookies: cookieJar, codecs: [.zlib()],
             configuration: Client.Configuration(logger: logger))
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
             form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,
             usesCookieEngine: !request.cookies.isEmpty || request.cookieJar != nil,
             credential: request.user.map(Self.credential), preemptiveBasic: !request.anyAuth,
-            options: Self.options(request: request, transfer: transfer, tls: tls))
+            options: cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls)))
         let bodyOnTerminal =
             Output.isTerminal(1) && targets.contains { $0.destination == .standardOutput }
         let showsBar = !output.silent && (output.progressBar || (Output.isTerminal(2) && !bodyOnTerminal))
