@@ -52,6 +52,9 @@ struct ASICommand: AsyncParsableCommand {
         if cache.directory == nil && (cache.permanent || cache.clearSession) {
             throw ValidationError("--cache-permanent and --cache-clear-session need --cache DIR.")
         }
+        if cache.directory == nil && (cache.policy != nil || cache.seconds != nil) {
+            throw ValidationError("--cache-policy and --cache-seconds need --cache DIR.")
+        }
     }
 
     /// Parses the arguments and runs; usage errors exit with 2, as curl's do.

@@ -25,6 +25,19 @@ struct CacheFlags: ParsableArguments {
         help: "Before the transfers, remove the session entries from the --cache directory (ends the session).")
     var clearSession = false
 
+    @Option(
+        name: .customLong("cache-policy"),
+        help: ArgumentHelp(
+            "ASIHTTPRequest's cache policy, comma-separated names combined as its bitmask: default, no-read, no-write, "
+                + "ask-if-stale, always-ask, only-if-cached, dont-load, fallback.", valueName: "list"))
+    var policy: CachePolicyList?
+
+    @Option(
+        name: .customLong("cache-seconds"),
+        help: ArgumentHelp(
+            "Keep a stored response fresh for N seconds, whatever the server says (secondsToCache).", valueName: "n"))
+    var seconds: Int?
+
     /// The store for `--cache`, or `nil` without it.
     func makeStore() -> DiskCacheStore? {
         directory.map { DiskCacheStore(configuration: .init(directory: $0, clearsSessionEntriesAtStart: false)) }
@@ -34,6 +47,8 @@ struct CacheFlags: ParsableArguments {
     func applied(to options: RequestOptions) -> RequestOptions {
         var options = options
         if permanent { options.cacheStoragePolicy = .permanent }
+        if let policy { options.cachePolicy = policy.policy }
+        if let seconds { options.secondsToCache = seconds }
         return options
     }
 
