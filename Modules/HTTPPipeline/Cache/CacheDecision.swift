@@ -15,9 +15,12 @@ enum CacheDecision {
     static func decide(
         _ found: CacheEntry?, for request: Request, policy: CachePolicy, now: Date, respectsCacheControl: Bool
     ) -> CacheDecision {
-        if policy.contains(.doNotReadFromCache) { return .network(revalidating: nil, fallback: nil) }
-        let entry = found.flatMap { matchesVary($0.head, request) ? $0 : nil }
         let requestDirectives = CacheDirectives(request.headerFields, .cacheControl)
+        // A request's own `no-store` keeps it away from stored responses too.
+        if policy.contains(.doNotReadFromCache) || requestDirectives.contains("no-store") {
+            return .network(revalidating: nil, fallback: nil)
+        }
+        let entry = found.flatMap { matchesVary($0.head, request) ? $0 : nil }
         if policy.contains(.dontLoad) || requestDirectives.contains("only-if-cached") {
             return entry.map { .serve($0) } ?? .notCached
         }

@@ -11,7 +11,7 @@ enum HTTPDate {
     /// The date, or `nil` when `text` is not an HTTP date.
     static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false).map { $0.lowercased() }
-        if parts.count == 6 { return imfFixdate(parts) }
+        if parts.count == 6, let date = imfFixdate(parts) { return date }
         if parts.count == 4 { return rfc850(parts) }
         if parts.count >= 5 { return asctime(parts) }
         return nil
@@ -45,7 +45,8 @@ enum HTTPDate {
         var fields = parts
         if fields.count == 6, fields[2].isEmpty { fields.remove(at: 2) }
         guard fields.count == 5, days.contains(fields[0]), let month = months.firstIndex(of: fields[1]),
-            let day = number(fields[2], digits: fields[2].count == 1 ? 1 : 2), (parts.count == 6) == (fields[2].count == 1),
+            let day = number(fields[2], digits: fields[2].count == 1 ? 1 : 2),
+            (parts.count == 6) == (fields[2].count == 1),
             let year = number(fields[4], digits: 4)
         else { return nil }
         return make(year: year, month: month + 1, day: day, time: fields[3])
