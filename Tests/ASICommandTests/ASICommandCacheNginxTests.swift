@@ -82,6 +82,23 @@ struct ASICommandCacheNginxTests {
         }
     }
 
+    @Test func aRunKilledWhileStoringLeavesNothingThatDontLoadCouldServe() async throws {
+        try await withCacheNginx { nginx in
+            let directory = try scratch()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let cache = directory + "/cache"
+            let url = nginx.url("/slow/512k.bin")
+            let left = try ASICommandCacheTests.killMidWrite(url: url, cache: cache, once: 200_000)
+            #expect(!left.isEmpty, "the run was not killed in the middle of storing the body")
+            let offline = try await asi(url, cache: cache, ["-i", "--cache-policy", "dont-load"])
+            #expect(offline.output.hasPrefix("HTTP/1.1 504"), "a half-stored body must not answer: \(offline.output)")
+            #expect(offline.stderr.contains("* cache: not cached"), "\(offline.stderr)")
+            // only-if-cached (ASI's OnlyLoadIfNotCached) finds nothing stored either, so it loads the whole body.
+            let loaded = try await asi(url, cache: cache, ["--cache-policy", "only-if-cached"])
+            #expect(loaded.stdout == CacheNginxPeer.slowBody && loaded.stderr.contains("* cache: miss"))
+        }
+    }
+
     @Test func anUnknownPolicyNameIsAUsageError() async throws {
         let run = try await ASICommandRun.run(["--cache", "/tmp/unused", "--cache-policy", "sometimes", "http://a/"])
         #expect(run.status == 2, "\(run.stderr)")

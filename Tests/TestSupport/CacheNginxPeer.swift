@@ -6,6 +6,7 @@ import Glibc
 ///   and a `Last-Modified`.
 /// - `/stale/1k.bin`: the same bytes with `Cache-Control: max-age=0`, so every use is revalidated; nginx answers
 ///   `If-None-Match` / `If-Modified-Since` with 304.
+/// - `/slow/512k.bin`: ``slowBody`` (512 KiB) with `max-age=3600`, sent at 256 KiB/s, to kill a client mid-body.
 ///
 /// Use ``withCacheNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class CacheNginxPeer {
@@ -14,6 +15,9 @@ package final class CacheNginxPeer {
     /// The port.
     package let port: Int
     private var process: ChildProcess?
+
+    /// The body of `/slow/512k.bin`: 512 KiB, `i % 253` for each index.
+    package static let slowBody: [UInt8] = (0..<(1 << 19)).map { UInt8($0 % 253) }
 
     private init(directory: String, port: Int) {
         self.directory = directory
@@ -79,6 +83,7 @@ package final class CacheNginxPeer {
                 access_log \(directory)/access.log cache;
                 location /fresh/ { expires 1h; }
                 location /stale/ { add_header Cache-Control "max-age=0"; }
+                location /slow/ { expires 1h; limit_rate 256k; }
             }
         }
 
@@ -86,12 +91,13 @@ package final class CacheNginxPeer {
     }
 
     private func writeFiles() throws {
-        for subdirectory in ["www", "www/fresh", "www/stale", "temp"] {
+        for subdirectory in ["www", "www/fresh", "www/stale", "www/slow", "temp"] {
             try FileManager.default.createDirectory(
                 atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
             chmod(directory + "/" + subdirectory, 0o777)
         }
         for path in ["www/fresh/1k.bin", "www/stale/1k.bin"] { try write(NginxPeer.oneKiB, to: path) }
+        try write(Self.slowBody, to: "www/slow/512k.bin")
         try write(Array(configuration.utf8), to: "nginx.conf")
     }
 
