@@ -12,7 +12,7 @@
 #   CLIENTS ["asikit asikit-loop libcurl ahc urlsession"]   which clients to measure; asikit-loop is asikit-bench
 #                   inside withTaskExecutorPreference(transport.taskExecutor) (opt-in, decision 0006), measured
 #                   on the seq, conc and tls rows only
-#   ROWS ["seq conc queue dl gzip hs tls file"] which rows to measure
+#   ROWS ["seq cache conc queue dl gzip hs tls file"] which rows to measure
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
 #   SKIP_BUILD [0]  reuse the last release build
 #   OUT [unset]     also write the table to this file
@@ -29,7 +29,7 @@ HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
 CLIENTS="${CLIENTS:-asikit asikit-loop libcurl ahc urlsession}"
-ROWS="${ROWS:-seq conc queue dl gzip hs tls file}"
+ROWS="${ROWS:-seq cache conc queue dl gzip hs tls file}"
 LIMIT=300 # seconds, per client command
 SERVER_CPU=() CLIENT_CPU=()
 if [ "${PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
@@ -220,7 +220,7 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
     say "$row"
     for i in $(seq 1 "$runs"); do
         for client in $CLIENTS; do
-            case "$row" in queue) [ "$client" = asikit ] || continue ;; esac
+            case "$row" in queue | cache) [ "$client" = asikit ] || continue ;; esac
             case "$client,$row" in asikit-loop,seq | asikit-loop,conc | asikit-loop,tls) ;; asikit-loop,*) continue ;; esac
             measure "$row" "$client" "$key" "$expect" "$@"
             if [ "$row" = file ]; then rm -f "$WORK/out.bin" && sync; fi
@@ -231,6 +231,7 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
 U1K="$BASE/1k.bin"
 TLS_1K="$TLS_BASE/1k.bin"
 wants seq && { row_runs seq "$RUNS" rps $((N * 1024)) seq "$U1K" "$N"; for _ in $(seq 1 "$RUNS"); do wrk_rate seq 1 "$U1K"; done; }
+wants cache && row_runs cache "$RUNS" rps $((N * 1024)) cache-hit "$U1K" "$N"
 wants conc && { row_runs conc "$RUNS" rps $((N * 1024)) conc "$U1K" "$N" "$C"; for _ in $(seq 1 "$RUNS"); do wrk_rate conc "$C" "$U1K"; done; }
 wants queue && row_runs queue "$RUNS" rps $((N * 1024)) queue "$U1K" "$N" "$C"
 wants dl && { row_runs dl "$DL_RUNS" MBps $((100 << 20)) download "$BASE/100m.bin"
@@ -303,6 +304,7 @@ table() {
     rule
     table_row seq "1 KiB GET, sequential keep-alive, req/s" 0
     loop_row seq "  same, on transport.taskExecutor (**)"
+    table_row cache "  same 1 KiB from DiskCache (hit), req/s" 0 none
     table_row conc "1 KiB GET, $C connections, req/s" 0
     loop_row conc "  same, on transport.taskExecutor (**)"
     table_row queue "$N-request queue, width $C, req/s (*)" 0 conc
