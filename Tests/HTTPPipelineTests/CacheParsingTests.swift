@@ -26,7 +26,9 @@ import Testing
     }
 
     @Test func directivesSplitOutsideQuotesAndTheFirstWins() {
-        let directives = CacheDirectives(["Public, foo=\"max-age=5, no-store\", MAX-AGE=60", "max-age=1, no-cache=\"a, b\""])
+        let directives = CacheDirectives([
+            "Public, foo=\"max-age=5, no-store\", MAX-AGE=60", "max-age=1, no-cache=\"a, b\"",
+        ])
         #expect(directives.contains("public") && !directives.contains("no-store"))
         #expect(directives.seconds("max-age") == .value(60))
         #expect(directives.argument("no-cache") == "a, b")

@@ -184,7 +184,8 @@ import Testing
         let now = TestNow()
         let origin = cacheOrigin(body: String(repeating: "x", count: 100_000)) { _ in [(.cacheControl, "max-age=600")] }
         let client = now.client(origin)
-        let directory = FileManager.default.temporaryDirectory.appending(path: "cache-download-\(UInt64.random(in: 0...UInt64.max))")
+        let directory = FileManager.default.temporaryDirectory
+            .appending(path: "cache-download-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["one", "two"] {

@@ -68,7 +68,9 @@ enum CacheDecision {
         }
         if lifetime > age { return true }
         guard directives.contains("max-stale"), !mustRevalidate(head) else { return false }
-        if case .value(let maxStale) = directives.seconds("max-stale") { return age - lifetime <= TimeInterval(maxStale) }
+        if case .value(let maxStale) = directives.seconds("max-stale") {
+            return age - lifetime <= TimeInterval(maxStale)
+        }
         return true
     }
 
@@ -86,9 +88,8 @@ enum CacheDecision {
                 let name = token.trimmingOWS()
                 if name == "*" { return false }
                 guard !name.isEmpty, let field = HTTPField.Name(String(name)) else { continue }
-                if normalized(head.varyingRequestFields[values: field]) != normalized(request.headerFields[values: field]) {
-                    return false
-                }
+                let stored = normalized(head.varyingRequestFields[values: field])
+                if stored != normalized(request.headerFields[values: field]) { return false }
             }
         }
         return true

@@ -147,8 +147,8 @@ struct CacheStage: Sendable {
 
     /// Whether a response may be stored (RFC 9111 §3): a final status other than 206 and 304; not `no-store` (in
     /// the response or the request) unless `must-understand` covers a status this cache understands; an
-    /// unknown status with `must-understand` never; explicit freshness, `public`, `private`, ``RequestOptions/secondsToCache``
-    /// or a heuristically cacheable status; and not varying on `*` or on credentials (`Authorization`,
+    /// unknown status with `must-understand` never; explicit freshness, `public`, `private`,
+    /// ``RequestOptions/secondsToCache`` or a heuristically cacheable status; and not varying on `*` or on credentials (`Authorization`,
     /// `Proxy-Authorization`, `Cookie`): the entry would have to keep their values to tell requests apart, and a
     /// cache never keeps a secret. Without ``Client/CacheConfiguration/respectsCacheControlHeaders`` only the status
     /// and `Vary` rules apply.

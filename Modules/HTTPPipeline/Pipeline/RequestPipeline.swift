@@ -97,9 +97,9 @@ struct RequestPipeline: Sendable {
                 } catch where retrying(after: error) {
                     continue
                 } catch {
-                    guard !(error is CancellationError), let fallback = try await cacheState.answerAfterFailure(in: cache) else {
-                        throw error
-                    }
+                    guard !(error is CancellationError),
+                        let fallback = try await cacheState.answerAfterFailure(in: cache)
+                    else { throw error }
                     logger.debug("load failed; answered from cache", metadata: ["error": "\(error)"])
                     return try await deliver(fallback, fromCache: true)
                 }
