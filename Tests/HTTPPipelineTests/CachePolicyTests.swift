@@ -199,3 +199,16 @@ import Testing
         #expect(origin.requests.count == 1)
     }
 }
+
+/// The cache's value types cross task boundaries (STYLE.md §6).
+@Suite struct CacheSendableTests {
+    @Test func valuesCanBeUsedFromDetachedTasks() async {
+        let configuration = Client.CacheConfiguration(defaultPolicy: [.onlyLoadIfNotCached, .fallbackToCacheIfLoadFails])
+        let outcome = CacheOutcome.revalidated
+        let policy: CachePolicy = [.askServerIfModified]
+        let result = await Task.detached {
+            (configuration.defaultPolicy.rawValue, outcome.description, policy.resolved(default: []).rawValue)
+        }.value
+        #expect(result.0 == 80 && result.1 == "revalidated (304)" && result.2 == 8)
+    }
+}
