@@ -143,6 +143,12 @@ import Testing
         now.advance(by: 86_400)
         #expect(try await client.send(Request(url)).info.cacheOutcome == .hit)
         #expect(origin.requests.count == 1)
+        // Only the statuses ASIHTTPRequest stored: an error page is never kept for ever.
+        let errors = now.client(cacheOrigin(status: 500) { _ in [(.cacheControl, "max-age=600")] }) {
+            $0.respectsCacheControlHeaders = false
+        }
+        _ = try await errors.send(Request(url))
+        #expect(try await errors.send(Request(url)).info.cacheOutcome == .miss)
     }
 
     @Test func unsafeMethodsInvalidateTheURLAndSameOriginLocations() async throws {

@@ -148,17 +148,19 @@ struct CacheStage: Sendable {
     /// Whether a response may be stored (RFC 9111 §3): a final status other than 206 and 304; not `no-store` (in
     /// the response or the request) unless `must-understand` covers a status this cache understands; an
     /// unknown status with `must-understand` never; explicit freshness, `public`, `private`,
-    /// ``RequestOptions/secondsToCache`` or a heuristically cacheable status; and not varying on `*` or on credentials (`Authorization`,
-    /// `Proxy-Authorization`, `Cookie`): the entry would have to keep their values to tell requests apart, and a
-    /// cache never keeps a secret. Without ``Client/CacheConfiguration/respectsCacheControlHeaders`` only the status
-    /// and `Vary` rules apply.
+    /// ``RequestOptions/secondsToCache`` or a heuristically cacheable status; and not varying on `*` or on
+    /// credentials (`Authorization`, `Proxy-Authorization`, `Cookie`): the entry would have to keep their values to
+    /// tell requests apart, and a cache never keeps a secret. Without
+    /// ``Client/CacheConfiguration/respectsCacheControlHeaders`` only `Vary` counts, and the status must be one
+    /// ASIHTTPRequest stored (200, 301, 302, 303, 307) or 308.
     func allowsStoring(_ response: Response, for request: Request) -> Bool {
         let status = response.status.code
         let fields = response.headerFields
         guard status >= 200, status != 206, status != 304 else { return false }
         let varying = CacheDirectives(fields, .vary).values.keys
         guard !varying.contains(where: { $0 == "*" || Self.secretFields.contains($0) }) else { return false }
-        guard configuration.respectsCacheControlHeaders else { return true }
+        // Ignoring the server's fields keeps an entry fresh for ever: only statuses ASIHTTPRequest stored qualify.
+        guard configuration.respectsCacheControlHeaders else { return Self.storedWithoutCacheControl.contains(status) }
         let cacheControl = CacheDirectives(fields, .cacheControl)
         if cacheControl.contains("must-understand") {
             guard CacheFreshness.understood.contains(status) else { return false }
@@ -188,6 +190,9 @@ struct CacheStage: Sendable {
             try await staged(.cache) { try await store.removeEntry(forKey: Self.key(for: url)) }
         }
     }
+
+    /// What is stored when `Cache-Control` is not obeyed: ASIHTTPRequest's 200, 301, 302, 303 and 307, and 308.
+    static let storedWithoutCacheControl: Set<Int> = [200, 301, 302, 303, 307, 308]
 
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
