@@ -1,8 +1,8 @@
 import DiskCache
 import Foundation
 import HTTPCore
-import Testing
 import TestSupport
+import Testing
 
 /// The store's files: verification of heads and bodies on read, session entries at start, the sweep of
 /// abandoned writes, bodies pinned to their head, and two stores on one directory.
@@ -137,7 +137,8 @@ struct DiskCacheStoreTests {
             for (index, body) in bodies.enumerated() {
                 let other = fixture.store(clearsSessionEntries: false)  // as a second process would
                 group.addTask {
-                    try await DiskCacheFixture.commit(index.isMultiple(of: 2) ? store : other, key, body, tag: "\(index)")
+                    try await DiskCacheFixture.commit(
+                        index.isMultiple(of: 2) ? store : other, key, body, tag: "\(index)")
                 }
             }
             try await group.waitForAll()

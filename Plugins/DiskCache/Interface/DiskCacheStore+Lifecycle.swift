@@ -1,10 +1,11 @@
+import HTTPCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPCore
-import Synchronization
 
 extension DiskCacheStore {
     /// Keeps the store under ``Configuration/maxSize``: removes the least recently used entries whenever a
