@@ -46,6 +46,29 @@ struct DiskCacheStoreTests {
         #expect(fixture.heads.isEmpty)
     }
 
+    /// A value that is not UTF-8 (`café` in Latin-1) and a name's case come back byte for byte, so a later
+    /// head update still finds the head it was given.
+    @Test func headFieldsRoundTripByteForByte() async throws {
+        let fixture = try DiskCacheFixture()
+        defer { fixture.remove() }
+        var head = DiskCacheFixture.head("x")
+        head.headerFields.append(HTTPField(name: HTTPField.Name("X-Latin")!, lenientValue: [0x63, 0x61, 0x66, 0xE9]))
+        head.varyingRequestFields[.acceptLanguage] = "de"
+        let store = fixture.store()
+        let writer = try #require(try await store.makeWriter(forKey: key, head: head, expectedLength: nil))
+        try await writer.commit()
+        let read = try #require(try await fixture.store().entry(forKey: key)).head
+        #expect(read == head)
+        #expect(
+            read.headerFields.first { $0.name.rawName == "X-Latin" }?.withUnsafeBytesOfValue { Array($0) }
+                == [0x63, 0x61, 0x66, 0xE9])
+        var refreshed = read
+        refreshed.expiresAt = Date(timeIntervalSince1970: 1_800_000_000)
+        try await fixture.store().updateHead(refreshed, forKey: key, replacing: read)
+        #expect(try await fixture.store().entry(forKey: key)?.head == refreshed)
+        #expect(try await DiskCacheFixture.body(store, key) == [])
+    }
+
     @Test func aShortBodyFileReadsAsNoEntry() async throws {
         let fixture = try DiskCacheFixture()
         defer { fixture.remove() }
