@@ -124,6 +124,19 @@ struct DiskCacheStoreTests {
         #expect(fixture.bodies.count == 1, "the replaced body was not deleted")
     }
 
+    @Test func aDirectoryDeletedWhileTheStoreRunsIsCreatedAgain() async throws {
+        let fixture = try DiskCacheFixture()
+        defer { fixture.remove() }
+        let store = fixture.store()
+        try await DiskCacheFixture.commit(store, key, body)
+        try FileManager.default.removeItem(atPath: fixture.root)
+        #expect(try await store.entry(forKey: key) == nil, "an entry outlived its directory")
+        try await DiskCacheFixture.commit(store, key, body)
+        #expect(try await DiskCacheFixture.body(store, key) == body)
+        try await store.removeAll()
+        #expect(fixture.heads.isEmpty)
+    }
+
     @Test func fileURLNamesAFileWithExactlyTheBody() async throws {
         let fixture = try DiskCacheFixture()
         defer { fixture.remove() }

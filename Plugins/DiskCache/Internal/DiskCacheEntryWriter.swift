@@ -28,8 +28,9 @@ final class DiskCacheEntryWriter: CacheEntryWriter {
         self.store = store
         self.key = key
         self.head = head
-        self.temporaryPath = store.directory.newTemporaryPath()
-        self.state = Mutex(State(fd: try POSIXFile.create(temporaryPath)))
+        let (path, fd) = try store.directory.createTemporaryFile()
+        self.temporaryPath = path
+        self.state = Mutex(State(fd: fd))
     }
 
     deinit {
