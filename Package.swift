@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["HTTPCore", "HTTPTesting", "DiskCache", "TestSupport"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "TestSupport"],
             path: "Tests/DiskCacheTests"
         ),
     ]

@@ -42,8 +42,12 @@ struct ASICommandCacheTests {
         let new = DataPath.bytes(400_000, seed: 2)
         let requests = Mutex(0)
         let server = try LoopbackServer { _ in
-            let count = requests.withLock { $0 += 1; return $0 }
-            return count == 1 ? .status(200, headers: [("ETag", "\"old\"")], body: old)
+            let count = requests.withLock {
+                $0 += 1
+                return $0
+            }
+            return count == 1
+                ? .status(200, headers: [("ETag", "\"old\"")], body: old)
                 : Self.stalled(new, sent: 200_000, tag: "new")
         }
         defer { server.shutdown() }
@@ -51,7 +55,9 @@ struct ASICommandCacheTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cache = directory + "/cache"
         let url = server.url("/file")
-        let first = try await ASICommandRun.run(["--cache", cache, "-s", "-o", directory + "/first", url.absoluteString])
+        let first = try await ASICommandRun.run([
+            "--cache", cache, "-s", "-o", directory + "/first", url.absoluteString,
+        ])
         #expect(first.status == 0, "\(first.stderr)")
 
         let left = try Self.killMidWrite(url: url, cache: cache, once: 200_000)
@@ -133,7 +139,8 @@ struct ASICommandCacheTests {
 
             let store = try await ASICommandRun.run(["--cache", cache, "-s", "-o", directory + "/stored", url])
             #expect(store.status == 0, "\(store.stderr)")
-            #expect(store.maxResidentKiB > 0 && store.maxResidentKiB < 48 * 1024, "storing: \(store.maxResidentKiB) KiB")
+            #expect(
+                store.maxResidentKiB > 0 && store.maxResidentKiB < 48 * 1024, "storing: \(store.maxResidentKiB) KiB")
             let disk = DiskCacheStore(configuration: .init(directory: cache, clearsSessionEntriesAtStart: false))
             let entry = try #require(try await disk.entry(forKey: url), "the 100 MiB response was not stored")
             let file = try #require(entry.body.fileURL?.path)
@@ -143,8 +150,11 @@ struct ASICommandCacheTests {
             #expect(served.status == 0, "\(served.stderr)")
             #expect(served.stderr.contains("status=304"), "the body did not come from the cache: \(served.stderr)")
             #expect(FileManager.default.contentsEqual(atPath: directory + "/served", andPath: source))
-            #expect(served.maxResidentKiB > 0 && served.maxResidentKiB < 48 * 1024, "serving: \(served.maxResidentKiB) KiB")
-            print("asi --cache, 100 MiB: peak RSS storing \(store.maxResidentKiB) KiB, serving \(served.maxResidentKiB) KiB")
+            #expect(
+                served.maxResidentKiB > 0 && served.maxResidentKiB < 48 * 1024, "serving: \(served.maxResidentKiB) KiB")
+            print(
+                "asi --cache, 100 MiB: peak RSS storing \(store.maxResidentKiB) KiB, serving \(served.maxResidentKiB) KiB"
+            )
         }
     }
 }

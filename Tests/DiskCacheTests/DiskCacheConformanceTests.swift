@@ -2,8 +2,8 @@ import DiskCache
 import Foundation
 import HTTPCore
 import HTTPTesting
-import Testing
 import TestSupport
+import Testing
 
 /// The store against the `CacheStore` contract, on a fresh directory per check.
 struct DiskCacheConformanceTests {

@@ -1,8 +1,8 @@
 import DiskCache
 import Foundation
 import HTTPCore
-import Testing
 import TestSupport
+import Testing
 
 /// The size limit: least recently used entries go first, by the committing writer or by `run()`.
 struct DiskCacheEvictionTests {

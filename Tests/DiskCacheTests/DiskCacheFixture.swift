@@ -37,8 +37,9 @@ struct DiskCacheFixture {
         _ store: DiskCacheStore, _ key: String, _ body: [UInt8], tag: String = "t",
         policy: CacheStoragePolicy = .permanent
     ) async throws {
-        guard let writer = try await store.makeWriter(
-            forKey: key, head: head(tag, policy: policy), expectedLength: Int64(body.count))
+        guard
+            let writer = try await store.makeWriter(
+                forKey: key, head: head(tag, policy: policy), expectedLength: Int64(body.count))
         else { throw ClientError(.internalError, message: "declined") }
         var offset = 0
         repeat {

@@ -1,8 +1,8 @@
 import DiskCache
 import Foundation
 import HTTPCore
-import Testing
 import TestSupport
+import Testing
 
 /// The store's files: verification of heads and bodies on read, session entries at start, the sweep of
 /// abandoned writes, bodies pinned to their head, and two stores on one directory.
@@ -44,6 +44,29 @@ struct DiskCacheStoreTests {
         try DataPath.write(bytes, to: headPath)
         #expect(try await store.entry(forKey: key) == nil, "the index served a head that changed on disk")
         #expect(fixture.heads.isEmpty)
+    }
+
+    /// A value that is not UTF-8 (`café` in Latin-1) and a name's case come back byte for byte, so a later
+    /// head update still finds the head it was given.
+    @Test func headFieldsRoundTripByteForByte() async throws {
+        let fixture = try DiskCacheFixture()
+        defer { fixture.remove() }
+        var head = DiskCacheFixture.head("x")
+        head.headerFields.append(HTTPField(name: HTTPField.Name("X-Latin")!, lenientValue: [0x63, 0x61, 0x66, 0xE9]))
+        head.varyingRequestFields[.acceptLanguage] = "de"
+        let store = fixture.store()
+        let writer = try #require(try await store.makeWriter(forKey: key, head: head, expectedLength: nil))
+        try await writer.commit()
+        let read = try #require(try await fixture.store().entry(forKey: key)).head
+        #expect(read == head)
+        #expect(
+            read.headerFields.first { $0.name.rawName == "X-Latin" }?.withUnsafeBytesOfValue { Array($0) }
+                == [0x63, 0x61, 0x66, 0xE9])
+        var refreshed = read
+        refreshed.expiresAt = Date(timeIntervalSince1970: 1_800_000_000)
+        try await fixture.store().updateHead(refreshed, forKey: key, replacing: read)
+        #expect(try await fixture.store().entry(forKey: key)?.head == refreshed)
+        #expect(try await DiskCacheFixture.body(store, key) == [])
     }
 
     @Test func aShortBodyFileReadsAsNoEntry() async throws {
@@ -101,6 +124,19 @@ struct DiskCacheStoreTests {
         #expect(fixture.bodies.count == 1, "the replaced body was not deleted")
     }
 
+    @Test func aDirectoryDeletedWhileTheStoreRunsIsCreatedAgain() async throws {
+        let fixture = try DiskCacheFixture()
+        defer { fixture.remove() }
+        let store = fixture.store()
+        try await DiskCacheFixture.commit(store, key, body)
+        try FileManager.default.removeItem(atPath: fixture.root)
+        #expect(try await store.entry(forKey: key) == nil, "an entry outlived its directory")
+        try await DiskCacheFixture.commit(store, key, body)
+        #expect(try await DiskCacheFixture.body(store, key) == body)
+        try await store.removeAll()
+        #expect(fixture.heads.isEmpty)
+    }
+
     @Test func fileURLNamesAFileWithExactlyTheBody() async throws {
         let fixture = try DiskCacheFixture()
         defer { fixture.remove() }
@@ -137,7 +173,8 @@ struct DiskCacheStoreTests {
             for (index, body) in bodies.enumerated() {
                 let other = fixture.store(clearsSessionEntries: false)  // as a second process would
                 group.addTask {
-                    try await DiskCacheFixture.commit(index.isMultiple(of: 2) ? store : other, key, body, tag: "\(index)")
+                    try await DiskCacheFixture.commit(
+                        index.isMultiple(of: 2) ? store : other, key, body, tag: "\(index)")
                 }
             }
             try await group.waitForAll()

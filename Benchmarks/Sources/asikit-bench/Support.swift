@@ -17,18 +17,6 @@ enum BenchRequest {
         }
         return request
     }
-
-    /// A new empty directory under `/tmp`, for the cache-hit mode's store.
-    static func temporaryDirectory() -> String {
-        var template = Array("/tmp/asikit-bench-cache.XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { fail("mkdtemp failed: errno \(errno)") }
-        return String(cString: template)
-    }
-
-    /// Removes a directory and everything in it.
-    static func removeDirectory(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
-    }
 }
 
 /// Monotonic seconds.

@@ -1,10 +1,11 @@
+import HTTPCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPCore
-import Synchronization
 
 extension DiskCacheStore {
     /// Keeps the store under ``Configuration/maxSize``: removes the least recently used entries whenever a
@@ -51,7 +52,7 @@ extension DiskCacheStore {
     func evict() throws {
         let victims = state.withLock { $0.index.victims(toFit: configuration.maxSize) }
         guard !victims.isEmpty else { return }
-        let removed = try POSIXFile.withLock(directory.lockFile) { () throws -> [CacheIndex.Victim] in
+        let removed = try directory.withLock { () throws -> [CacheIndex.Victim] in
             try victims.filter { victim in
                 let headPath = directory.headPath(victim.hash)
                 guard try POSIXFile.status(headPath)?.identity == victim.identity else { return false }
@@ -71,10 +72,9 @@ extension DiskCacheStore {
     func prepare() throws {
         try preparation.withLock { isPrepared in
             guard !isPrepared else { return }
-            try POSIXFile.makeDirectory(directory.entries)
-            try POSIXFile.makeDirectory(directory.temporary)
+            try directory.create()
             try sweepTemporaryFiles()
-            let index = try POSIXFile.withLock(directory.lockFile) { try scanEntries() }
+            let index = try directory.withLock { try scanEntries() }
             state.withLock { $0.index = index }
             isPrepared = true
             try evict()

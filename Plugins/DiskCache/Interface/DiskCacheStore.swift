@@ -66,7 +66,9 @@ public final class DiskCacheStore: CacheStore {
     ///   - expectedLength: The announced body length, if any.
     /// - Returns: A writer, or `nil` when the entry is too large.
     /// - Throws: ``ClientError`` (`storageFailed`) when the temporary file cannot be created.
-    public func makeWriter(forKey key: String, head: CachedResponseHead, expectedLength: Int64?) async throws
+    public func makeWriter(
+        forKey key: String, head: CachedResponseHead, expectedLength: Int64?
+    ) async throws
         -> (any CacheEntryWriter)?
     {
         try prepare()
@@ -80,7 +82,9 @@ public final class DiskCacheStore: CacheStore {
     ///   - key: The cache key.
     ///   - previous: The head the lookup returned.
     /// - Throws: ``ClientError`` (`storageFailed`) when the head cannot be written.
-    public func updateHead(_ head: CachedResponseHead, forKey key: String, replacing previous: CachedResponseHead)
+    public func updateHead(
+        _ head: CachedResponseHead, forKey key: String, replacing previous: CachedResponseHead
+    )
         async throws
     {
         try prepare()

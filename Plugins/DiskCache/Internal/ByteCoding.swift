@@ -14,17 +14,20 @@ struct ByteWriter {
     }
 
     mutating func string(_ value: String) {
-        let utf8 = Array(value.utf8)
-        uint32(UInt32(utf8.count))
-        bytes.append(contentsOf: utf8)
+        data(Array(value.utf8))
     }
 
-    /// The count, then each field's name as received and its value.
+    mutating func data(_ value: [UInt8]) {
+        uint32(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    /// The count, then each field's name as received and its value's bytes (which need not be UTF-8).
     mutating func fields(_ fields: HTTPFields) {
         uint32(UInt32(fields.count))
         for field in fields {
             string(field.name.rawName)
-            string(field.value)
+            data(field.withUnsafeBytesOfValue { Array($0) })
         }
     }
 }
@@ -56,18 +59,21 @@ struct ByteReader {
     }
 
     mutating func string() -> String? {
+        data().flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    mutating func data() -> ArraySlice<UInt8>? {
         guard let count = uint32().map(Int.init), bytes.endIndex - offset >= count else { return nil }
-        let text = String(validating: bytes[offset..<offset + count], as: UTF8.self)
-        offset += count
-        return text
+        defer { offset += count }
+        return bytes[offset..<offset + count]
     }
 
     mutating func fields() -> HTTPFields? {
         guard let count = uint32(), Int(count) <= (bytes.endIndex - offset) / 8 else { return nil }
         var fields = HTTPFields()
         for _ in 0..<count {
-            guard let rawName = string(), let name = HTTPField.Name(rawName), let value = string() else { return nil }
-            fields.append(HTTPField(name: name, value: value))
+            guard let rawName = string(), let name = HTTPField.Name(rawName), let value = data() else { return nil }
+            fields.append(HTTPField(name: name, lenientValue: value))
         }
         return fields
     }

@@ -1,3 +1,5 @@
+import HTTPCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +15,40 @@ struct CacheDirectory: Sendable {
     var entries: String { root + "/entries" }
     var temporary: String { root + "/tmp" }
     var lockFile: String { root + "/lock" }
+
+    /// Creates the directory and its `entries/` and `tmp/` (mode 0700) unless they exist.
+    func create() throws {
+        try POSIXFile.makeDirectory(entries)
+        try POSIXFile.makeDirectory(temporary)
+    }
+
+    /// Runs `body` holding the directory's lock (see ``POSIXFile/withLock(_:_:)``); when the directory was
+    /// deleted while the store ran, creates it again first.
+    func withLock<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try POSIXFile.withLock(lockFile, body)
+        } catch let error as ClientError where Self.isMissing(error) {
+            try create()
+            return try POSIXFile.withLock(lockFile, body)
+        }
+    }
+
+    /// Creates a temporary file for a body, creating the directory again when it was deleted.
+    func createTemporaryFile() throws -> (path: String, fd: Int32) {
+        let path = newTemporaryPath()
+        do {
+            return (path, try POSIXFile.create(path))
+        } catch let error as ClientError where Self.isMissing(error) {
+            try create()
+            return (path, try POSIXFile.create(path))
+        }
+    }
+
+    /// Whether a failed `open` said that a directory on the path does not exist.
+    static func isMissing(_ error: ClientError) -> Bool {
+        guard let underlying = error.underlying as? SyscallError else { return false }
+        return underlying.operation == "open" && underlying.errno == ENOENT
+    }
 
     func headPath(_ hash: String) -> String { "\(entries)/\(hash).head" }
     func bodyPath(_ hash: String, _ bodyName: String) -> String { "\(entries)/\(hash).\(bodyName).body" }

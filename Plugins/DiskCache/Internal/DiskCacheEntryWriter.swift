@@ -1,10 +1,11 @@
+import HTTPCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPCore
-import Synchronization
 
 /// Streams one entry's body into a temporary file (`tmp/<pid>-<random>`, mode 0600) and publishes it on
 /// commit; nothing under `entries/` changes before then. An abort, a decline or a writer dropped without a commit
@@ -27,12 +28,13 @@ final class DiskCacheEntryWriter: CacheEntryWriter {
         self.store = store
         self.key = key
         self.head = head
-        self.temporaryPath = store.directory.newTemporaryPath()
-        self.state = Mutex(State(fd: try POSIXFile.create(temporaryPath)))
+        let (path, fd) = try store.directory.createTemporaryFile()
+        self.temporaryPath = path
+        self.state = Mutex(State(fd: fd))
     }
 
     deinit {
-        close()
+        discardTemporary()
     }
 
     func write(_ bytes: [UInt8]) async throws -> CacheWriteOutcome {
@@ -48,10 +50,10 @@ final class DiskCacheEntryWriter: CacheEntryWriter {
         case nil:
             return .accepted
         case EFBIG?, ENOSPC?, EDQUOT?:  // over the cap, or the disk is full: not cached, but the transfer goes on
-            close()
+            discardTemporary()
             return .declined
         case let error?:
-            close()
+            discardTemporary()
             errno = error
             throw POSIXFile.failure("write", "write a cached body")
         }
@@ -68,24 +70,24 @@ final class DiskCacheEntryWriter: CacheEntryWriter {
         defer { POSIXFile.remove(temporaryPath) }  // gone after the publish moved it; else the leftovers
         let synced = !store.configuration.synchronizesWrites || fsync(fd) == 0
         let failure = synced ? nil : POSIXFile.failure("fsync", "flush a cached body")
-        Glibc.close(fd)
+        _ = close(fd)
         if let failure { throw failure }
         try store.publish(key: key, head: head, body: temporaryPath, length: length)
         store.evictUnlessRunning()
     }
 
     func abort() async {
-        close()
+        discardTemporary()
     }
 
     /// Closes and deletes the temporary file, once.
-    private func close() {
+    private func discardTemporary() {
         let fd = state.withLock { state in
             defer { state.fd = -1 }
             return state.fd
         }
         guard fd >= 0 else { return }
-        Glibc.close(fd)
+        _ = close(fd)
         POSIXFile.remove(temporaryPath)
     }
 }

@@ -32,7 +32,7 @@ extension DiskCacheStore {
     /// Removes a head that failed its checks (and its body, when the head names one), unless another writer
     /// replaced it meanwhile.
     func discard(hash: String, ifStill identity: POSIXFile.Identity) throws {
-        try POSIXFile.withLock(directory.lockFile) {
+        try directory.withLock {
             guard let found = try POSIXFile.contents(of: directory.headPath(hash), limit: HeadFile.maxSize),
                 found.status.identity == identity
             else { return }
@@ -51,7 +51,7 @@ extension DiskCacheStore {
         defer { POSIXFile.remove(temporaryHead) }
         let headPath = directory.headPath(hash)
         let bodyPath = directory.bodyPath(hash, file.bodyName)
-        let status = try POSIXFile.withLock(directory.lockFile) { () throws -> POSIXFile.Status? in
+        let status = try directory.withLock { () throws -> POSIXFile.Status? in
             let previous = try readHead(hash)
             try POSIXFile.move(temporaryBody, to: bodyPath)
             do {
@@ -76,7 +76,7 @@ extension DiskCacheStore {
     func replaceHead(with head: CachedResponseHead, key: String, ifStill previous: CachedResponseHead) throws {
         let hash = SHA256.hex(key)
         let headPath = directory.headPath(hash)
-        let written = try POSIXFile.withLock(directory.lockFile) { () throws -> (HeadFile, POSIXFile.Status)? in
+        let written = try directory.withLock { () throws -> (HeadFile, POSIXFile.Status)? in
             guard var file = try readHead(hash), file.key == key, file.head == previous else { return nil }
             file.head = head
             let temporary = directory.newTemporaryPath()
@@ -95,13 +95,13 @@ extension DiskCacheStore {
 
     /// Removes the entry under `hash`.
     func remove(hash: String) throws {
-        try POSIXFile.withLock(directory.lockFile) { try removeFiles(hash: hash) }
+        try directory.withLock { try removeFiles(hash: hash) }
         state.withLock { $0.index.remove(hash) }
     }
 
     /// Removes every entry whose head matches, and every head that fails its checks.
     func removeEntries(where matches: (HeadFile) -> Bool) throws {
-        let removed = try POSIXFile.withLock(directory.lockFile) { () throws -> [String] in
+        let removed = try directory.withLock { () throws -> [String] in
             var removed: [String] = []
             for name in try POSIXFile.names(in: directory.entries) {
                 guard let (hash, bodyName) = CacheDirectory.parse(name), bodyName == nil else { continue }

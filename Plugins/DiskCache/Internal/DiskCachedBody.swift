@@ -1,11 +1,12 @@
+import FoundationEssentials
+import HTTPCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FoundationEssentials
-import HTTPCore
-import Synchronization
 
 /// The body of a disk entry: the file named after the entry's body version, which is never rewritten (a new
 /// commit writes a new version), so it always holds the bytes committed with the head it came with.
@@ -16,7 +17,7 @@ struct DiskCachedBody: CachedBody {
     /// Opens the file; `nil` when the entry was removed or replaced since the lookup (its version is gone) or
     /// the file is not as long as it was when committed.
     func open() async throws -> ResponseBody? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = POSIXFile.openForReading(path)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw POSIXFile.failure("open", "open a cached body")

@@ -1,9 +1,10 @@
+import HTTPCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPCore
 
 /// The few system calls the store makes, each turning a failure into a ``ClientError`` (`storageFailed`) that
 /// names the operation but not the key (the file names are hashes; the key may carry a query with secrets).
@@ -78,6 +79,11 @@ enum POSIXFile {
             offset += n
         }
         return nil
+    }
+
+    /// Opens a file for reading; -1 with `errno` set on failure.
+    static func openForReading(_ path: String) -> Int32 {
+        open(path, O_RDONLY | O_CLOEXEC)
     }
 
     /// Creates a new file, mode 0600, failing when the name is taken.
