@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PublicSuffix", targets: ["PublicSuffix"]),
         .library(name: "CookieFile", targets: ["CookieFile"]),
         .library(name: "HTTPAuthentication", targets: ["HTTPAuthentication"]),
+        .library(name: "DiskCache", targets: ["DiskCache"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -70,6 +71,7 @@ let package = Package(
         ),
         // Digest (RFC 7616) and NTLMv2 (MS-NLMP) authenticators; hashes from OpenSSL, MD4 written out.
         .target(name: "HTTPAuthentication", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/HTTPAuthentication"),
+        .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
@@ -96,7 +98,7 @@ let package = Package(
             name: "ASICommand",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "FileKeyring",
-                "Throttle", "PublicSuffix", "CookieFile",
+                "Throttle", "PublicSuffix", "CookieFile", "DiskCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -132,7 +134,7 @@ let package = Package(
         // The `asi` executable, run as a child process against the loopback server and real peers.
         .testTarget(
             name: "ASICommandTests",
-            dependencies: ["HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand"],
+            dependencies: ["HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache"],
             path: "Tests/ASICommandTests"
         ),
         // Helpers the test targets share: real peers started on free ports, child processes, temporary
@@ -176,6 +178,11 @@ let package = Package(
             name: "HTTPAuthenticationTests",
             dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "HTTPAuthentication"],
             path: "Tests/HTTPAuthenticationTests"
+        ),
+        .testTarget(
+            name: "DiskCacheTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "TestSupport"],
+            path: "Tests/DiskCacheTests"
         ),
     ]
 )

@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "HTTPPipeline", package: "ASIKit"),
                 .product(name: "SocketTransport", package: "ASIKit"),
                 .product(name: "GzipCodec", package: "ASIKit"),
+                .product(name: "DiskCache", package: "ASIKit"),
             ]
         ),
         .executableTarget(

@@ -12,7 +12,7 @@
 #   CLIENTS ["asikit asikit-loop libcurl ahc urlsession"]   which clients to measure; asikit-loop is asikit-bench
 #                   inside withTaskExecutorPreference(transport.taskExecutor) (opt-in, decision 0006), measured
 #                   on the seq, conc and tls rows only
-#   ROWS ["seq conc queue dl gzip hs tls file"] which rows to measure
+#   ROWS ["seq conc queue dl gzip hs tls file cache"] which rows to measure
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
 #   SKIP_BUILD [0]  reuse the last release build
 #   OUT [unset]     also write the table to this file
@@ -29,7 +29,7 @@ HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
 CLIENTS="${CLIENTS:-asikit asikit-loop libcurl ahc urlsession}"
-ROWS="${ROWS:-seq conc queue dl gzip hs tls file}"
+ROWS="${ROWS:-seq conc queue dl gzip hs tls file cache}"
 LIMIT=300 # seconds, per client command
 SERVER_CPU=() CLIENT_CPU=()
 if [ "${PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
@@ -144,6 +144,7 @@ http {
         ssl_session_tickets off; # no resumption, whatever the client offers
         root $WORK/www;
         location /static/ { gzip_static on; }
+        location /fresh/ { alias $WORK/www/; expires 1h; } # the 1 KiB file, fresh for an hour (the cache row)
         location = /nginx_status { stub_status; }
     }
 }
@@ -220,10 +221,11 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
     say "$row"
     for i in $(seq 1 "$runs"); do
         for client in $CLIENTS; do
-            case "$row" in queue) [ "$client" = asikit ] || continue ;; esac
+            case "$row" in queue | cache) [ "$client" = asikit ] || continue ;; esac
             case "$client,$row" in asikit-loop,seq | asikit-loop,conc | asikit-loop,tls) ;; asikit-loop,*) continue ;; esac
             measure "$row" "$client" "$key" "$expect" "$@"
             if [ "$row" = file ]; then rm -f "$WORK/out.bin" && sync; fi
+            if [ "$row" = cache ]; then rm -rf "$WORK/cache"; fi
         done
     done
 }
@@ -240,6 +242,7 @@ wants gzip && row_runs gzip "$DL_RUNS" MBps "$TEXT_BYTES" gzip "$BASE/static/tex
 wants hs && row_runs hs "$RUNS" rps $((HS_N * 1024)) handshake "$TLS_1K" "$HS_N"
 wants tls && { row_runs tls "$RUNS" rps $((TLS_N * 1024)) seq "$TLS_1K" "$TLS_N"; for _ in $(seq 1 "$RUNS"); do wrk_rate tls 1 "$TLS_1K"; done; }
 wants file && row_runs file "$BIG_RUNS" MBps "$BIG_BYTES" download "$BASE/1g.bin" "$WORK/out.bin"
+wants cache && row_runs cache "$RUNS" rps $((N * 1024)) cache "$BASE/fresh/1k.bin" "$N" "$WORK/cache"
 
 # ---------------------------------------------------------------------------------------------- table
 med() { { grep . <<<"${VALUES[$1]:-}" || true; } | median; }
@@ -312,6 +315,7 @@ table() {
     table_row tls "TLS 1 KiB GET over one connection, req/s" 0
     loop_row tls "  same, on transport.taskExecutor (**)"
     table_row file "1 GiB download to a file, MB/s" 0
+    table_row cache "1 KiB GET answered by DiskCache, req/s (***)" 0 seq
     rss_row file "  peak RSS during the 1 GiB download, MiB"
     rss_row conc "  peak RSS, 1 KiB GET x$C, MiB"
     echo
@@ -321,6 +325,9 @@ table() {
     echo "    tickets off. wrk decodes nothing; its download cell is requests/s x file size. Ratios: ASIKit / peer."
     echo "(**) The same requests inside withTaskExecutorPreference(transport.taskExecutor): the opt-in of decision"
     echo "    0006, which runs them on the transport's event-loop thread (one context switch per wait instead of two)."
+    echo "(***) ASIKit with a DiskCacheStore: the same 1 KiB file, served fresh (Expires), read from the disk cache"
+    echo "    without the network (a lookup, a head check, a body read); the peers' cells repeat their network"
+    echo "    round trips of the first row, so the ratios compare a cache hit with a keep-alive GET."
 }
 echo
 table

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks that executables built on ASIKit do not load full Foundation (libFoundation.so, or its Networking
 # and XML parts); FoundationEssentials is fine (STYLE §1). Builds and checks:
-#   - a probe executable, made here in a temporary package, that links only HTTPCore, HTTPPipeline and
-#     SocketTransport (what an app that picks the socket transport gets), and runs it once;
+#   - a probe executable, made here in a temporary package, that links only HTTPCore, HTTPPipeline,
+#     SocketTransport and DiskCache (what an app that picks the socket transport and a disk cache gets), and
+#     runs it once;
 #   - the README's first Swift example, in a new package that depends on the ASIKit product only (built, not run);
 #   - the Tour example, and every other executable product named as an argument.
 # Prints what each binary loads, then a PASS or FAIL line; exits non-zero on failure.
@@ -37,7 +38,7 @@ check_binary() { # check_binary NAME PATH
     fi
 }
 
-# ---------------------------------------------------------------- probe: HTTPCore + HTTPPipeline + SocketTransport
+# ---------------------------------------------------------------- probe: HTTPCore + HTTPPipeline + SocketTransport + DiskCache
 probe="$(mktemp -d "${TMPDIR:-/tmp}/asikit-linkage.XXXXXX")"
 trap 'rm -rf "$probe"' EXIT
 identity="$(basename "$repo")"
@@ -66,23 +67,24 @@ $dependencies            ]
 )
 EOF
 }
-write_probe_package "$probe" LinkageProbe HTTPCore HTTPPipeline SocketTransport
+write_probe_package "$probe" LinkageProbe HTTPCore HTTPPipeline SocketTransport DiskCache
 cat >"$probe/Sources/LinkageProbe/main.swift" <<'EOF'
+import DiskCache
 import FoundationEssentials
 import HTTPCore
 import HTTPPipeline
 import SocketTransport
 
-// Uses all three libraries so the linker keeps them: builds a client on the socket transport, sends a request
-// when given a URL, and shuts down.
-let client = Client(transport: .posix())
+// Uses every library so the linker keeps them: builds a client on the socket transport with a disk cache (which
+// touches its directory only when a request uses it), sends a request when given a URL, and shuts down.
+let client = Client(transport: .posix(), cache: .disk("/tmp/asikit-linkage-probe-cache"))
 if CommandLine.arguments.count > 1, let url = URL(string: CommandLine.arguments[1]) {
     _ = try await client.send(Request(url: url))
 }
 try await client.shutdown()
 print("linkage probe ran")
 EOF
-echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport)"
+echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport + DiskCache)"
 case "$scratch" in /*) probe_scratch="$scratch-linkage" ;; *) probe_scratch="$repo/$scratch-linkage" ;; esac
 swift build --package-path "$probe" --scratch-path "$probe_scratch" --product LinkageProbe
 probe_binary="$(swift build --package-path "$probe" --scratch-path "$probe_scratch" --show-bin-path)/LinkageProbe"

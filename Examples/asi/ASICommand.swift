@@ -46,6 +46,7 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
     @OptionGroup(title: "Bandwidth") var bandwidth: BandwidthFlags
+    @OptionGroup(title: "Cache") var cache: CacheFlags
     @OptionGroup(title: "Output") var output: OutputFlags
     @OptionGroup(title: "Credential sources") var credentialSources: CredentialSourceFlags
 
@@ -57,6 +58,12 @@ struct ASICommand: AsyncParsableCommand {
         if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }
         if transfer.maxRedirects < 0 || transfer.retry < 0 { throw ValidationError("Counts cannot be negative.") }
         if output.outputs.count > urls.count { throw ValidationError("More -o files than URLs.") }
+        if cache.directory == nil && (cache.permanent || cache.clearSession) {
+            throw ValidationError("--cache-permanent and --cache-clear-session need --cache DIR.")
+        }
+        if cache.directory == nil && (cache.policy != nil || cache.seconds != nil) {
+            throw ValidationError("--cache-policy and --cache-seconds need --cache DIR.")
+        }
     }
 
     /// Parses the arguments and runs; usage errors exit with 2, as curl's do.
@@ -84,9 +91,10 @@ struct ASICommand: AsyncParsableCommand {
             targets = try Target.plan(urls: urls, output: output)
             context = try TransferContext(
                 targets: targets, request: request, auth: auth, cookie: cookie, connection: connection,
-                transfer: transfer, tls: tls, bandwidth: bandwidth, output: output,
+                transfer: transfer, tls: tls, bandwidth: bandwidth, cache: cache, output: output,
                 credentialSources: credentialSources)
             try await context.builder.sources.validateKeyring()
+            try await cache.prepare(context.client.cache)
         } catch {
             let failure = TransferFailure(error)
             if !output.silent || output.showError {

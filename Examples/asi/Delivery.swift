@@ -10,6 +10,7 @@ struct Delivery {
     /// - Throws: ``TransferFailure`` 22 for an error status with `--fail`, 23 when writing fails.
     func deliver(_ response: ClientResponse, for target: Target, record: TransferRecord) throws(TransferFailure) {
         record.note(response.head, info: response.info)
+        Verbose.printCacheOutcome(response.info, if: context.verbose)
         Verbose.printResponse(response.head, if: context.verbose)
         let code = response.status.code
         if context.fail && code >= 400 { throw TransferFailure.httpError(code) }
@@ -29,8 +30,10 @@ struct Delivery {
         if !saved && !target.resumes {
             // curl saves an error page too; the library keeps only 2xx bodies in files.
             try Output.replaceFile(path, with: response.body)
-        } else if saved && !target.resumes && record.snapshot.downloaded == 0 {
-            try Output.replaceFile(path, with: [])  // an empty body still makes an (empty) file, as in curl
+        } else if saved && !target.resumes && record.snapshot.downloaded == 0 && !response.info.isFromCache {
+            // An empty body still makes an (empty) file, as in curl; a body from the cache moved no network bytes
+            // but the library has saved it.
+            try Output.replaceFile(path, with: [])
         }
     }
 }

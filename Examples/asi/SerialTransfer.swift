@@ -46,6 +46,7 @@ struct SerialTransfer {
         }
         let response = try await context.client.stream(request)
         record.note(response.head, info: response.info)
+        Verbose.printCacheOutcome(response.info, if: context.verbose)
         Verbose.printResponse(response.head, if: context.verbose)
         if context.fail && response.status.code >= 400 {
             await response.body.discard()

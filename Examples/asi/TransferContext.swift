@@ -28,7 +28,7 @@ struct TransferContext: Sendable {
     init(
         targets: [Target], request: RequestFlags, auth: AuthFlags = AuthFlags(), cookie: CookieFlags,
         connection: ConnectionFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
-        output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags()
+        cache: CacheFlags, output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags()
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -44,14 +44,14 @@ struct TransferContext: Sendable {
         let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm
         let netrcOnRedirects = waitsForChallenge || auth.bearer != nil ? nil : sources.netrc
         client = Client(
-            transport: .posix(transport), cookies: cookies.store,
+            transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
             persistentCredentials: sources.keyring,
             middleware: netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [],
             codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
             configuration: Client.Configuration(
                 authenticationHandler: CredentialPrompt.handler(), logger: logger, publicSuffixes: .libpsl()))
-        var options = Self.options(request: request, transfer: transfer, tls: tls)
+        var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls))
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         auth.apply(to: &options, hasUser: request.user != nil)
         if waitsForChallenge {

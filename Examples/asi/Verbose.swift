@@ -35,6 +35,13 @@ enum Verbose {
         Output.writeError("* Average bandwidth: \(bytesPerSecond) bytes/s over the last 5 seconds\n")
     }
 
+    /// Prints `* cache: hit`, `miss`, `revalidated (304)`, `fallback` or `not cached` when the request used a
+    /// cache (`--cache`).
+    static func printCacheOutcome(_ info: ExchangeInfo, if enabled: Bool) {
+        guard enabled, let outcome = info.cacheOutcome else { return }
+        Output.writeError("* cache: \(outcome)\r\n")
+    }
+
     private static func describe(_ field: HTTPField) -> String {
         "\(field.name.rawName): \(secretFields.contains(field.name) ? "<redacted>" : field.value)"
     }

@@ -155,6 +155,7 @@ import Testing
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",
             "RequestOptions.cachePolicy": options.cachePolicy.isEmpty ? "[]" : String(options.cachePolicy.rawValue),
             "RequestOptions.cacheStoragePolicy": ".\(options.cacheStoragePolicy)",
+            "RequestOptions.secondsToCache": render(options.secondsToCache),
             "RequestOptions.httpVersion": options.httpVersion.description,
             "RequestOptions.persistentConnection": render(options.persistentConnection),
             "RequestOptions.persistentConnectionTimeout": render(options.persistentConnectionTimeout),
@@ -201,6 +202,9 @@ import Testing
             "Client.Configuration.userAgent": configuration.userAgent,
             "Client.Configuration.authenticationHandler": configuration.authenticationHandler == nil ? "nil" : "set",
             "Client.Configuration.maxBodySize": render(bytes: configuration.maxBodySize),
+            "Client.Configuration.cache.defaultPolicy": String(configuration.cache.defaultPolicy.rawValue),
+            "Client.Configuration.cache.respectsCacheControlHeaders": String(
+                configuration.cache.respectsCacheControlHeaders),
             "Client.Configuration.logger": typeName(configuration.logger.handler),
             "Client.Configuration.publicSuffixes": configuration.publicSuffixes == nil ? "nil" : "set",
             "Client.callbackQueue": Client.callbackQueue.label,

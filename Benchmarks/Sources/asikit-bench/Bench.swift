@@ -35,6 +35,17 @@ struct Bench: Sendable {
         }
     }
 
+    /// `n` GETs one after another that the client's cache must answer without the network.
+    func cached(_ n: Int) async throws -> Int {
+        var bytes = 0
+        for _ in 0..<n {
+            let response = try await client.send(template)
+            guard response.status == .ok, response.info.isFromCache else { throw BenchFailure("not from the cache") }
+            bytes += response.body.count
+        }
+        return bytes
+    }
+
     func sequentialRaw(_ n: Int) async throws -> Int {
         try await withTaskExecutorPreference(executor) {
             var bytes = 0

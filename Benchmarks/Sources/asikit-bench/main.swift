@@ -8,8 +8,10 @@
 //   download URL [PATH]  one GET streamed to PATH (default /dev/null); with a real PATH, the pipeline's
 //                        download-to-file option writes it
 //   gzip URL             one GET with Accept-Encoding: gzip, inflated as it streams, decoded bytes to /dev/null
+//   cache URL N DIR      one GET stores a fresh response in a DiskCacheStore at DIR, then N GETs answered by it
 // Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw and
 // conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread).
+import DiskCache
 import FoundationEssentials
 import Glibc
 import GzipCodec
@@ -19,7 +21,7 @@ import SocketTransport
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
-    fail("usage: asikit-bench seq|seq-raw|conc|queue|handshake|download|gzip URL [N [C] | PATH]")
+    fail("usage: asikit-bench seq|seq-raw|conc|queue|handshake|download|gzip|cache URL [N [C|DIR] | PATH]")
 }
 let mode = arguments[1]
 
@@ -29,8 +31,10 @@ func count(_ index: Int, _ name: String) -> Int {
 }
 
 let transport = POSIXTransport(configuration: .init(maxConnectionsPerHost: 64))
+let cacheDirectory = mode == "cache" && arguments.count > 4 ? arguments[4] : nil
 let client = Client(
     transport: transport,
+    cache: cacheDirectory.map { DiskCacheStore(configuration: .init(directory: $0)) },
     codecs: mode == "gzip" ? [.zlib()] : []
 )
 let onLoop = getenv("ASIKIT_TASK_EXECUTOR").map { String(cString: $0) == "1" } ?? false
@@ -71,6 +75,12 @@ do {
     case "gzip":
         let (bytes, seconds) = try await timed { try await bench.stream(to: "/dev/null", inflating: true) }
         report("gzip bytes=\(bytes) seconds=\(seconds) MBps=\(Double(bytes) / seconds / 1e6)")
+    case "cache":
+        let n = count(3, "N")
+        guard cacheDirectory != nil else { fail("cache needs DIR") }
+        _ = try await bench.get()  // stores the entry (the response must be fresh: max-age or Expires)
+        let (bytes, seconds) = try await timed { try await bench.cached(n) }
+        report("cache requests=\(n) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds)")
     default:
         fail("unknown mode \(mode)")
     }

@@ -48,8 +48,14 @@ public struct RequestOptions: Sendable {
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
     public var requestCookies: [Cookie]
-    /// What the cache may be used for. Default: read and write.
+    /// How the client's cache is used (ASIHTTPRequest's `cachePolicy` bitmask). Default ``CachePolicy/useDefault``
+    /// (empty): the
+    /// client's default (`Client.Configuration.cache.defaultPolicy`), ``CachePolicy/askServerIfModifiedWhenStale``.
     public var cachePolicy: CachePolicy
+    /// How long a response this request stores stays fresh, in seconds, overriding the server's `max-age`,
+    /// `Expires` and heuristics (ASIHTTPRequest's `secondsToCache`); also applied when a `304` refreshes the
+    /// entry. Default `nil`: the server's freshness. `0` or less stores an entry that is stale at once.
+    public var secondsToCache: Int?
     /// How long a response stored by this request is kept (`cacheStoragePolicy`). Default
     /// ``CacheStoragePolicy/sessionDuration``, ASIHTTPRequest's default.
     public var cacheStoragePolicy: CacheStoragePolicy
@@ -118,6 +124,7 @@ public struct RequestOptions: Sendable {
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []
+        self.secondsToCache = nil
         self.cacheStoragePolicy = .sessionDuration
         self.httpVersion = .http1_1
         self.persistentConnection = nil

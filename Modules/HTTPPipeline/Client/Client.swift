@@ -164,6 +164,9 @@ extension Client {
         /// single-label domains such as `com` are refused, so a site under `co.uk` could set a cookie every other
         /// `co.uk` site receives. `Client.standard()` in `ASIKit` sets libpsl's list (the `PublicSuffix` plug-in).
         public var publicSuffixes: (any PublicSuffixList)?
+        /// The cache rules: the default policy, whether `Cache-Control` is obeyed, the clock. Used only with a
+        /// ``Client/cache`` store.
+        public var cache = CacheConfiguration()
 
         /// Creates settings with the defaults.
         /// - Parameters:

@@ -1,19 +1,16 @@
 import FoundationEssentials
 import HTTPCore
 
-/// The cache hooks: look up, revalidate and store `GET` responses through the client's ``CacheStore``.
+/// The cache engine's I/O: looks entries up, revalidates, stores and invalidates through the client's
+/// ``CacheStore``, under ASIHTTPRequest's cache policies and RFC 9111's rules for a private cache.
 ///
-/// The rule is ASIHTTPRequest's default policy, "ask the server if modified when stale": a fresh entry is
-/// used without a request; a stale one is revalidated with `If-None-Match` / `If-Modified-Since`, and a 304
-/// answers from the entry. Only `200` responses are stored, never with `Cache-Control: no-store` or `no-cache`
-/// or `Pragma: no-cache` (as tokens, fixing ASIHTTPRequest quirk 2). Freshness comes from `max-age`
-/// (`max-age=0` is stale at once), else `Expires`; without either an entry must be revalidated.
-///
-/// The store is used head first: a lookup reads the head, the body is opened only for a fresh hit or after a
-/// 304, a 304 updates the head alone, and a body streams into a ``CacheEntryWriter`` as the caller reads it, so
-/// the pipeline never holds a whole body. The entry-size cap is the store's.
+/// The decision what to do with an entry is ``CacheDecision``'s and the freshness arithmetic
+/// ``CacheFreshness``'s. The store is used head first: a lookup reads the head, the body is opened only when the
+/// entry answers, a 304 updates the head alone, and a body streams into a ``CacheEntryWriter`` as the caller reads
+/// it, so the pipeline never holds a whole body. The entry-size cap is the store's.
 struct CacheStage: Sendable {
     let store: (any CacheStore)?
+    let configuration: Client.CacheConfiguration
 
     var isEnabled: Bool { store != nil }
 
@@ -25,14 +22,28 @@ struct CacheStage: Sendable {
         return key
     }
 
-    /// Looks the entry's head up; its body stays unopened.
-    func lookup(_ request: Request) async throws -> CacheEntry? {
-        guard let store, request.method == .get, !request.options.cachePolicy.contains(.doNotReadFromCache) else {
-            return nil
-        }
-        return try await staged(.cache) { try await store.entry(forKey: Self.key(for: request.url)) }
+    /// The request's effective policy: its own, or the client's default.
+    func policy(for request: Request) -> CachePolicy {
+        request.options.cachePolicy.resolved(default: configuration.defaultPolicy)
     }
 
+    func rules(for request: Request) -> CacheFreshness.Rules {
+        CacheFreshness.Rules(respectsCacheControl: configuration.respectsCacheControlHeaders,
+                             secondsToCache: request.options.secondsToCache)
+    }
+
+    /// Looks the request's entry up and decides what to do with it; `nil` when the cache takes no part (no store,
+    /// not a `GET`).
+    func decide(_ request: Request) async throws -> CacheDecision? {
+        guard let store, request.method == .get else { return nil }
+        let policy = policy(for: request)
+        if policy.contains(.doNotReadFromCache) { return .network(revalidating: nil, fallback: nil) }
+        let found = try await staged(.cache) { try await store.entry(forKey: Self.key(for: request.url)) }
+        return CacheDecision.decide(found, for: request, policy: policy, now: configuration.now(),
+                                    respectsCacheControl: configuration.respectsCacheControlHeaders)
+    }
+
+    /// Adds `If-None-Match` (the entry's `ETag`) and `If-Modified-Since` (its `Last-Modified`) unless set.
     static func addConditionalFields(from cached: CachedResponseHead, to request: inout Request) {
         if request.headerFields[.ifNoneMatch] == nil, let etag = cached.headerFields[.eTag] {
             request.headerFields[.ifNoneMatch] = etag
@@ -42,18 +53,24 @@ struct CacheStage: Sendable {
         }
     }
 
-    /// Updates the entry's head with the fields and freshness a 304 announced (never its body), and returns it.
-    func revalidated(_ cached: CachedResponseHead, by response: Response, for request: Request) async throws
-        -> CachedResponseHead
-    {
-        var head = cached
-        let now = Date()
-        for field in response.headerFields where field.name != .contentLength {
-            head.headerFields[field.name] = field.value
+    /// Updates the entry's head with the fields and freshness a 304 announced (never its body, nor its
+    /// `Content-Length`), stores it unless the policy forbids writing, and returns it.
+    func revalidated(
+        _ cached: CachedResponseHead, by response: Response, for request: Request, timing: CacheFreshness.Timing
+    ) async throws -> CachedResponseHead {
+        var merged = cached.headerFields
+        merged[.age] = nil
+        for field in CacheFreshness.storedFields(response.headerFields) {
+            merged[field.name] = nil
         }
-        head.storedAt = now
-        head.expiresAt = Self.expiry(of: head.headerFields, now: now)
-        if let store, !request.options.cachePolicy.contains(.doNotWriteToCache) {
+        for field in CacheFreshness.storedFields(response.headerFields) {
+            merged.append(field)
+        }
+        let head = CacheFreshness.head(
+            status: cached.status, fields: merged, ageFields: response.headerFields, timing: timing,
+            rules: rules(for: request), storagePolicy: cached.storagePolicy,
+            varyingRequestFields: cached.varyingRequestFields)
+        if let store, !policy(for: request).contains(.doNotWriteToCache) {
             let refreshed = head
             try await staged(.cache) {
                 try await store.updateHead(refreshed, forKey: Self.key(for: request.url), replacing: cached)
@@ -73,19 +90,31 @@ struct CacheStage: Sendable {
         try await staged(.cache) { try await entry.body.open() }
     }
 
+    /// The response an entry answers with: its head, `Age` set to the entry's current age and `Content-Length` to
+    /// the stored body's length.
+    func response(from head: CachedResponseHead, body: ResponseBody) -> Response {
+        var fields = head.headerFields
+        fields[.age] = String(Int(CacheDecision.currentAge(of: head, at: configuration.now())))
+        if let length = body.expectedLength { fields[.contentLength] = String(length) }
+        return Response(status: head.status, headerFields: fields, body: body)
+    }
+
+    /// The 504 a `dontLoad` request gets when nothing is stored (RFC 9111's answer to `only-if-cached`).
+    static func notCachedResponse() -> Response {
+        var fields = HTTPFields()
+        fields[.contentLength] = "0"
+        return Response(status: .gatewayTimeout, headerFields: fields, body: .empty)
+    }
+
     /// The response body, wrapped so that a storable response streams into a cache writer as it is read and is
     /// committed at its end. `hop` is the request as sent, whose fields the response's `Vary` may name.
-    func body(of response: Response, for hop: Request) async throws -> ResponseBody {
-        guard let store, hop.method == .get, response.status == .ok,
-            !hop.options.cachePolicy.contains(.doNotWriteToCache), Self.allowsStoring(response.headerFields)
+    func body(of response: Response, for hop: Request, timing: CacheFreshness.Timing) async throws -> ResponseBody {
+        guard let store, hop.method == .get, !policy(for: hop).contains(.doNotWriteToCache),
+            allowsStoring(response, for: hop)
         else { return response.body }
-        let now = Date()
-        var fields = response.headerFields
-        fields[.contentLength] = nil
-        fields[.transferEncoding] = nil
-        let head = CachedResponseHead(
-            status: response.status, headerFields: fields, storedAt: now,
-            expiresAt: Self.expiry(of: response.headerFields, now: now),
+        let head = CacheFreshness.head(
+            status: response.status, fields: response.headerFields, ageFields: response.headerFields, timing: timing,
+            rules: rules(for: hop),
             storagePolicy: hop.options.cacheStoragePolicy,
             varyingRequestFields: Self.varyingRequestFields(of: hop, named: response.headerFields))
         let key = Self.key(for: hop.url)
@@ -116,51 +145,59 @@ struct CacheStage: Sendable {
         return varying
     }
 
-    /// Whether a response may be stored: not `no-store`, `no-cache` or `Pragma: no-cache`, and not varying on `*`
-    /// or on credentials (`Authorization`, `Proxy-Authorization`, `Cookie`): the entry would have to keep their
-    /// values to tell requests apart, and a cache never keeps a secret.
-    static func allowsStoring(_ fields: HTTPFields) -> Bool {
-        let cacheControl = directives(fields[values: .cacheControl])
-        if cacheControl.keys.contains("no-store") || cacheControl.keys.contains("no-cache") { return false }
-        if directives(fields[values: Self.pragma]).keys.contains("no-cache") { return false }
-        let varying = directives(fields[values: .vary]).keys
-        return !varying.contains { $0 == "*" || Self.secretFields.contains($0) }
+    /// Whether a response may be stored (RFC 9111 §3): a final status other than 206 and 304; not `no-store` (in
+    /// the response or the request) unless `must-understand` covers a status this cache understands; an
+    /// unknown status with `must-understand` never; explicit freshness, `public`, `private`,
+    /// ``RequestOptions/secondsToCache`` or a heuristically cacheable status; and not varying on `*` or on
+    /// credentials (`Authorization`, `Proxy-Authorization`, `Cookie`): the entry would have to keep their values to
+    /// tell requests apart, and a cache never keeps a secret. Without
+    /// ``Client/CacheConfiguration/respectsCacheControlHeaders`` only `Vary` counts, and the status must be one
+    /// ASIHTTPRequest stored (200, 301, 302, 303, 307) or 308.
+    func allowsStoring(_ response: Response, for request: Request) -> Bool {
+        let status = response.status.code
+        let fields = response.headerFields
+        guard status >= 200, status != 206, status != 304 else { return false }
+        let varying = CacheDirectives(fields, .vary).values.keys
+        guard !varying.contains(where: { $0 == "*" || Self.secretFields.contains($0) }) else { return false }
+        // Ignoring the server's fields keeps an entry fresh for ever: only statuses ASIHTTPRequest stored qualify.
+        guard configuration.respectsCacheControlHeaders else { return Self.storedWithoutCacheControl.contains(status) }
+        let cacheControl = CacheDirectives(fields, .cacheControl)
+        if cacheControl.contains("must-understand") {
+            guard CacheFreshness.understood.contains(status) else { return false }
+        } else if cacheControl.contains("no-store") {
+            return false
+        }
+        if CacheDirectives(request.headerFields, .cacheControl).contains("no-store") { return false }
+        return cacheControl.contains("max-age") || !fields[values: .expires].isEmpty || cacheControl.contains("public")
+            || cacheControl.contains("private") || request.options.secondsToCache != nil
+            || CacheFreshness.heuristicallyCacheable.contains(status)
     }
+
+    /// After an unsafe method (anything but `GET`, `HEAD`, `OPTIONS`, `TRACE`) succeeded (2xx or 3xx), removes the
+    /// entries of its URL and of the same-origin `Location` and `Content-Location` (RFC 9111 §4.4).
+    func invalidate(after response: Response, for hop: Request) async throws {
+        guard let store, !Self.safeMethods.contains(hop.method), (200..<400).contains(response.status.code) else {
+            return
+        }
+        var urls = [hop.url]
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = response.headerFields[name], let target = URL(string: value, relativeTo: hop.url),
+                Origin(target) == Origin(hop.url)
+            else { continue }
+            urls.append(target.absoluteURL)
+        }
+        for url in urls {
+            try await staged(.cache) { try await store.removeEntry(forKey: Self.key(for: url)) }
+        }
+    }
+
+    /// What is stored when `Cache-Control` is not obeyed: ASIHTTPRequest's 200, 301, 302, 303 and 307, and 308.
+    static let storedWithoutCacheControl: Set<Int> = [200, 301, 302, 303, 307, 308]
+
+    static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
     /// Request fields whose values a cache entry must never keep.
     static let secretFields: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
-    /// Whether an entry may answer without asking the server: fresh, and not varying on request fields. Matching
-    /// `Vary` against the request is the cache engine's (issue 13); until then an entry that varies is always
-    /// revalidated, so it is never served to a request it was not made for.
-    static func answersWithoutAsking(_ head: CachedResponseHead, at date: Date) -> Bool {
-        head.isFresh(at: date) && head.headerFields[values: .vary].isEmpty
-    }
-
     static let pragma = HTTPField.Name("Pragma")!
-
-    static func expiry(of fields: HTTPFields, now: Date) -> Date? {
-        if let maxAge = directives(fields[values: .cacheControl])["max-age"].flatMap({ $0.flatMap { Int($0) } }) {
-            return now.addingTimeInterval(TimeInterval(maxAge))
-        }
-        return fields[.expires].flatMap(CookieDateParser.date(from:))
-    }
-
-    /// Parses comma-separated directives such as `max-age=60, no-cache` into lower-cased names and values.
-    static func directives(_ values: [String]) -> [String: String?] {
-        var result: [String: String?] = [:]
-        for value in values {
-            for directive in value.split(separator: ",") {
-                let pair = directive.split(separator: "=", maxSplits: 1)
-                guard let name = pair.first?.trimmingOWS().lowercased(), !name.isEmpty else { continue }
-                let argument = pair.count == 2 ? String(pair[1].trimmingOWS().filter { $0 != "\"" }) : nil
-                result[name] = argument
-            }
-        }
-        return result
-    }
-
-    static func response(from head: CachedResponseHead, body: ResponseBody) -> Response {
-        Response(status: head.status, headerFields: head.headerFields, body: body)
-    }
 }

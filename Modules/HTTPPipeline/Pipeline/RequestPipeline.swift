@@ -31,34 +31,32 @@ struct RequestPipeline: Sendable {
             store: client.credentials, persistentStore: client.persistentCredentials,
             handler: client.configuration.authenticationHandler, authenticators: client.authenticators,
             sessions: client.authenticationSessions)
-        let cache = CacheStage(store: client.cache)
+        let cache = CacheStage(store: client.cache, configuration: client.configuration.cache)
 
         var current = BodyMethodRule.applied(to: request)
         var redirectCount = 0
         var retryCount = 0
         var authState = AuthenticationStage.State()
         var proxyAuthState = AuthenticationStage.State()
-        var cached = cache.isEnabled ? try await cache.lookup(current) : nil
+        var cacheState = CacheState()
         func info(connectionID: UInt64?, fromCache: Bool, cookies: [Cookie]) -> ExchangeInfo {
-            ExchangeInfo(requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
-                         retryCount: retryCount, connectionID: connectionID, isFromCache: fromCache,
-                         responseCookies: cookies)
+            var info = ExchangeInfo(
+                requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
+                retryCount: retryCount, connectionID: connectionID, isFromCache: fromCache, responseCookies: cookies)
+            info.cacheOutcome = cacheState.outcome
+            return info
+        }
+        /// Hands a response from the cache (or the 504 of `dontLoad`) to `consume`.
+        func deliver(_ response: Response, fromCache: Bool) async throws -> Result {
+            let head = ResponseHead(status: response.status, version: response.version,
+                                    headerFields: response.headerFields, url: current.url)
+            events.receivedHead(head)
+            return try await consume(StreamingResponse(
+                head: head, body: response.body, info: info(connectionID: nil, fromCache: fromCache, cookies: [])))
         }
 
         events.started(request)
         logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(Self.redacted(request.url))"])
-        if let entry = cached, CacheStage.answersWithoutAsking(entry.head, at: Date()) {
-            if let body = try await CacheStage.open(entry) {
-                logger.debug("answered from cache")
-                let response = CacheStage.response(from: entry.head, body: body)
-                let head = ResponseHead(status: response.status, version: response.version,
-                                        headerFields: response.headerFields, url: current.url)
-                events.receivedHead(head)
-                return try await consume(StreamingResponse(head: head, body: response.body,
-                                                           info: info(connectionID: nil, fromCache: true, cookies: [])))
-            }
-            cached = nil  // removed since the lookup
-        }
 
         /// Whether `error` is a timeout the request may retry; counts the retry when it is.
         func retrying(after error: any Error) -> Bool {
@@ -72,7 +70,7 @@ struct RequestPipeline: Sendable {
 
         while true {
             var hop = current
-            try await prepare(&hop, authentication: authentication, authState: &authState, cached: cached)
+            try await prepare(&hop, authentication: authentication, authState: &authState)
             if proxyAuthState.negotiation != nil {
                 let request = hop
                 context.proxyAuthorization = try await staged(.credentials) {
@@ -80,21 +78,52 @@ struct RequestPipeline: Sendable {
                 }
             }
             context.preferredConnectionID = AuthenticationStage.boundConnection(authState, proxyAuthState)
-            let response: Response
-            relay?.beginAttempt(uploadLength: hop.body?.length)
-            do {
-                response = try await send(hop, context: context)
-            } catch where retrying(after: error) {
-                continue
+            var cachedResponse: Response?
+            if cacheState.needsLookup {
+                cacheState.needsLookup = false
+                switch try await cacheState.look(up: hop, in: cache) {
+                case .answer(let response):
+                    logger.debug("answered from cache")
+                    cachedResponse = response
+                case .notCached:
+                    logger.debug("not cached; not loading")
+                    return try await deliver(CacheStage.notCachedResponse(), fromCache: false)
+                case .network:
+                    break
+                }
             }
+            if let entry = cacheState.revalidating { CacheStage.addConditionalFields(from: entry.head, to: &hop) }
+            let response: Response
+            let fromCache = cachedResponse != nil
+            let requestTime = cache.configuration.now()
+            if let cachedResponse {
+                response = cachedResponse
+            } else {
+                relay?.beginAttempt(uploadLength: hop.body?.length)
+                do {
+                    response = try await send(hop, context: context)
+                } catch where retrying(after: error) {
+                    continue
+                } catch {
+                    guard !(error is CancellationError),
+                        let fallback = try await cacheState.answerAfterFailure(in: cache)
+                    else { throw error }
+                    logger.debug("load failed; answered from cache", metadata: ["error": "\(error)"])
+                    return try await deliver(fallback, fromCache: true)
+                }
+            }
+            let timing = CacheFreshness.Timing(requestTime: requestTime, responseTime: cache.configuration.now())
             let head = ResponseHead(status: response.status, version: response.version,
                                     headerFields: response.headerFields, url: hop.url)
             events.receivedHead(head)
-            relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
-            logger.debug("response", metadata: ["status": "\(response.status.code)"])
+            if !fromCache {
+                relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
+                logger.debug("response", metadata: ["status": "\(response.status.code)"])
+                if cache.isEnabled { try await cache.invalidate(after: response, for: hop) }
+            }
             // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
             let isProxyChallenge = response.status.code == 407 && response.isFromProxy
-            let cookies = isProxyChallenge ? [] : SetCookieParser.cookies(
+            let cookies = isProxyChallenge || fromCache ? [] : SetCookieParser.cookies(
                 in: response.headerFields, from: hop.cookieURL, publicSuffixes: client.configuration.publicSuffixes)
             if current.options.usesCookieStore, !cookies.isEmpty {
                 try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.cookieURL) }
@@ -139,26 +168,32 @@ struct RequestPipeline: Sendable {
                                                     "to": "\(Self.redacted(next.url))"])
                 events.willRedirect(next.url)
                 current = next
-                cached = cache.isEnabled ? try await cache.lookup(current) : nil
+                cacheState = CacheState()
                 continue
             }
+            if fromCache {
+                return try await consume(StreamingResponse(
+                    head: head, body: response.body, info: info(connectionID: nil, fromCache: true, cookies: [])))
+            }
 
-            if response.status == .notModified, let entry = cached {
+            if response.status == .notModified, let entry = cacheState.revalidating {
                 await response.body.discard()
                 // The body first: it is the one committed with the looked-up head, even if the key was replaced since.
                 guard let body = try await CacheStage.open(entry) else {
-                    cached = nil  // removed since the lookup: ask again without conditions
+                    cacheState.revalidating = nil  // removed since the lookup: ask again without conditions
+                    cacheState.fallback = nil
                     continue
                 }
-                let refreshed = try await cache.revalidated(entry.head, by: response, for: current)
-                let cachedResponse = CacheStage.response(from: refreshed, body: body)
+                let refreshed = try await cache.revalidated(entry.head, by: response, for: current, timing: timing)
+                cacheState.outcome = .revalidated
+                let cachedResponse = cache.response(from: refreshed, body: body)
                 let head = ResponseHead(status: cachedResponse.status, version: response.version,
                                         headerFields: cachedResponse.headerFields, url: current.url)
                 return try await consume(StreamingResponse(
                     head: head, body: cachedResponse.body,
                     info: info(connectionID: response.connectionID, fromCache: true, cookies: cookies)))
             }
-            let body = try await cache.body(of: response, for: hop)
+            let body = try await cache.body(of: response, for: hop, timing: timing)
             let final = StreamingResponse(head: head, body: relay?.trackingEnd(of: body) ?? body,
                                           info: info(connectionID: response.connectionID, fromCache: false,
                                                      cookies: cookies))
@@ -189,13 +224,12 @@ struct RequestPipeline: Sendable {
     }
 
     /// Adds the automatic header fields for one hop: `User-Agent`, `Cookie`, `Authorization`, the
-    /// conditional fields for a cached entry, `Accept-Encoding` and a resumed download's `Range`, and compresses
+    /// `Accept-Encoding` and a resumed download's `Range`, and compresses
     /// the body when asked. Fields the caller set are kept.
     private func prepare(
         _ hop: inout Request,
         authentication: AuthenticationStage,
-        authState: inout AuthenticationStage.State,
-        cached: CacheEntry?
+        authState: inout AuthenticationStage.State
     ) async throws {
         if hop.headerFields[.userAgent] == nil {
             hop.headerFields[.userAgent] = hop.options.userAgent ?? client.configuration.userAgent
@@ -217,7 +251,6 @@ struct RequestPipeline: Sendable {
                 hop.headerFields[.authorization] = value
             }
         }
-        if let cached { CacheStage.addConditionalFields(from: cached.head, to: &hop) }
         try await ContentCoding.prepare(&hop, codecs: client.codecs)
         ResumeRange.apply(to: &hop)
     }

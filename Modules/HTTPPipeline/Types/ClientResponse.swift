@@ -34,6 +34,9 @@ public struct ClientResponse: Sendable {
     public var headerFields: HTTPFields { head.headerFields }
     /// The final URL.
     public var url: URL { info.url }
+    /// Whether a stored entry answered (ASIHTTPRequest's `didUseCachedResponse`): a hit, a `304` revalidation or a
+    /// fallback.
+    public var didUseCachedResponse: Bool { info.isFromCache }
     /// Whether the response came with a content coding other than `identity` (ASIHTTPRequest's
     /// `isResponseCompressed`, which looked for `gzip` only).
     public var isResponseCompressed: Bool { !ContentCoding.codings(in: headerFields).isEmpty }

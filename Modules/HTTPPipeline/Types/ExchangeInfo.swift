@@ -18,6 +18,9 @@ public struct ExchangeInfo: Sendable {
     public var connectionID: UInt64?
     /// Whether the response came from the cache store (ASIHTTPRequest's `didUseCachedResponse`).
     public var isFromCache: Bool
+    /// How the cache took part: hit, miss, revalidated, fallback or not cached; `nil` when the client has no
+    /// cache or the request did not use it (a method other than `GET`).
+    public var cacheOutcome: CacheOutcome? = nil
     /// The cookies the final response set, whether or not they were stored (`responseCookies`).
     public var responseCookies: [Cookie]
 

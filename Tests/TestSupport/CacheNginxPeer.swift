@@ -1,0 +1,141 @@
+package import FoundationEssentials
+import Glibc
+
+/// A real nginx on 127.0.0.1 for the cache tests, with an access log that proves which requests reached it:
+/// - `/fresh/1k.bin`: ``NginxPeer/oneKiB`` with `Cache-Control: max-age=3600` (nginx's `expires 1h`), an `ETag`
+///   and a `Last-Modified`.
+/// - `/stale/1k.bin`: the same bytes with `Cache-Control: max-age=0`, so every use is revalidated; nginx answers
+///   `If-None-Match` / `If-Modified-Since` with 304.
+/// - `/slow/512k.bin`: ``slowBody`` (512 KiB) with `max-age=3600`, sent at 256 KiB/s, to kill a client mid-body.
+///
+/// Use ``withCacheNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
+package final class CacheNginxPeer {
+    /// The temporary directory with the configuration, document root, logs and pid file.
+    package let directory: String
+    /// The port.
+    package let port: Int
+    private var process: ChildProcess?
+
+    /// The body of `/slow/512k.bin`: 512 KiB, `i % 253` for each index.
+    package static let slowBody: [UInt8] = (0..<(1 << 19)).map { UInt8($0 % 253) }
+
+    private init(directory: String, port: Int) {
+        self.directory = directory
+        self.port = port
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts nginx.
+    /// - Returns: The running peer.
+    /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen within ten seconds.
+    package static func start() throws -> CacheNginxPeer {
+        guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
+        return try PeerError.retryingPortConflicts(
+            "nginx", attempts: 5,
+            make: {
+                CacheNginxPeer(
+                    directory: try makeTemporaryDirectory(prefix: "asikit-cache-nginx"), port: LoopbackPorts.pick(1)[0])
+            },
+            launch: { peer in
+                try peer.writeFiles()
+                try peer.launch(executable: executable)
+            },
+            stop: { $0.stop() })
+    }
+
+    /// A URL on the server.
+    /// - Parameter path: The path, starting with `/`.
+    /// - Returns: The URL.
+    package func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// The requests nginx answered so far, one `METHOD URI STATUS` line each.
+    package var accessLog: [String] {
+        let text = FileManager.default.contents(atPath: directory + "/access.log").map {
+            String(decoding: $0, as: UTF8.self)
+        } ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Stops nginx but keeps its directory (the access log stays readable); connections are then refused.
+    package func stopServer() {
+        process?.terminate()
+        process = nil
+    }
+
+    /// Stops nginx and deletes the directory; safe to call more than once.
+    package func stop() {
+        stopServer()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private var configuration: String {
+        """
+        \(NginxPeer.commonSettings(directory: directory))
+            log_format cache '$request_method $request_uri $status';
+            server {
+                listen 127.0.0.1:\(port);
+                root \(directory)/www;
+                access_log \(directory)/access.log cache;
+                location /fresh/ { expires 1h; }
+                location /stale/ { add_header Cache-Control "max-age=0"; }
+                location /slow/ { expires 1h; limit_rate 256k; }
+            }
+        }
+
+        """
+    }
+
+    private func writeFiles() throws {
+        for subdirectory in ["www", "www/fresh", "www/stale", "www/slow", "temp"] {
+            try FileManager.default.createDirectory(
+                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
+            chmod(directory + "/" + subdirectory, 0o777)
+        }
+        for path in ["www/fresh/1k.bin", "www/stale/1k.bin"] { try write(NginxPeer.oneKiB, to: path) }
+        try write(Self.slowBody, to: "www/slow/512k.bin")
+        try write(Array(configuration.utf8), to: "nginx.conf")
+    }
+
+    private func write(_ bytes: [UInt8], to relativePath: String) throws {
+        let path = directory + "/" + relativePath
+        try Data(bytes).write(to: URL(filePath: path))
+        chmod(path, 0o644)
+    }
+
+    private func launch(executable: String) throws {
+        let child = try ChildProcess(
+            executable: executable,
+            arguments: [
+                "-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
+                "-g", "daemon off;",
+            ],
+            logPath: directory + "/output.log")
+        process = child
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            guard child.isRunning else {
+                let log =
+                    (FileManager.default.contents(atPath: directory + "/error.log").map {
+                        String(decoding: $0, as: UTF8.self)
+                    } ?? "") + child.logTail
+                throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: log)
+            }
+            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"), LoopbackPorts.accepts(port) { return }
+            usleep(20_000)
+        }
+        throw PeerError.notReady("nginx", log: child.logTail)
+    }
+}
+
+/// Starts the cache nginx, runs `body`, and stops nginx, also when `body` throws.
+/// - Parameter body: The test.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` or the start throws.
+package func withCacheNginx<Result>(_ body: (CacheNginxPeer) async throws -> Result) async throws -> Result {
+    try await withPeer(start: { try CacheNginxPeer.start() }, stop: { $0.stop() }, body)
+}
