@@ -33,7 +33,8 @@ struct TransferContext: Sendable {
         transport.addressOverrides = try connection.addressOverrides()
         transport.proxyResolver = try connection.proxyResolver()
         client = Client(
-            transport: .posix(transport), cookies: cookies.store, codecs: [.zlib()],
+            transport: .posix(transport), cookies: cookies.store, middleware: [ManualCookiesLast()],
+            codecs: [.zlib()],
             configuration: Client.Configuration(logger: logger, publicSuffixes: .libpsl()))
         builder = RequestBuilder(
             method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
