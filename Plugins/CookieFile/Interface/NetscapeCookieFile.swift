@@ -57,7 +57,7 @@ public enum NetscapeCookieFile {
     /// - Parameter cookie: The cookie.
     /// - Returns: The seven tab-separated fields, with `#HttpOnly_` for an HttpOnly cookie.
     public static func line(for cookie: Cookie) -> String {
-        let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.domain
+        let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.spelledDomain
         let expires = cookie.expires.map { max(1, Int64($0.timeIntervalSince1970.rounded(.down))) } ?? 0
         return [
             domain, cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE",
@@ -82,7 +82,7 @@ public enum NetscapeCookieFile {
         }
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard fields.count == 6 || fields.count == 7 else { return .malformed }
-        let domain = fields[0].lowercased()
+        let domain = String(fields[0])  // the cookie lower-cases it and keeps the spelling for writing
         guard !domain.isEmpty, domain != ".", let includeSubdomains = flag(fields[1]), let isSecure = flag(fields[3]),
             fields[2].hasPrefix("/"), let expires = Int64(fields[4]), expires >= 0
         else { return .malformed }
