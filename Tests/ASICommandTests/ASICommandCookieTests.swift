@@ -149,7 +149,7 @@ struct ASICommandCookieFlagTests {
             #expect(run.status == 0, "\(run.stderr)")
             return server.requests.last?.headers.first { $0.name.lowercased() == "cookie" }?.value
         }
-        #expect(try await sentCookie([]) == "session=s; lasting=l")
+        #expect(try await sentCookie([]) == "lasting=l; session=s", "a file lists the newest first, as curl sends")
         #expect(try await sentCookie(["-j"]) == "lasting=l")
     }
 

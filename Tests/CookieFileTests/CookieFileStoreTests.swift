@@ -175,6 +175,22 @@ import Testing
         #expect(lines.contains(".WWW.example.com\tTRUE\t/app\tFALSE\t0\tset\ts"), "\(lines)")
     }
 
+    @Test func aFileListsTheNewestFirstAndARoundTripKeepsTheSendingOrder() async throws {
+        let (directory, path) = try Self.temporaryJar()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = ["www.example.com\tFALSE\t/\tFALSE\t0\tnewer\tn", "www.example.com\tFALSE\t/\tFALSE\t0\tolder\to"]
+        try DataPath.write(Array(([NetscapeCookieFile.header] + lines).joined(separator: "\n").utf8), to: path)
+        let store = try CookieFileStore(path: path, configuration: .init(keepsSessionCookies: true))
+        #expect(await store.cookies(for: url).map(\.name) == ["older", "newer"], "the last line is the oldest")
+        await store.store([Cookie(name: "newest", value: "w", domain: "www.example.com")], receivedFrom: url)
+        try store.save()
+        let written = Self.text(path).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t")[5] }
+        #expect(written == ["newest", "newer", "older"], "written newest first, as curl writes")
+        let reopened = try CookieFileStore(path: path, configuration: .init(keepsSessionCookies: true))
+        #expect(await reopened.cookies(for: url).map(\.name) == ["older", "newer", "newest"])
+    }
+
     @Test func anUnreadableFileIsAStorageError() throws {
         let (directory, _) = try Self.temporaryJar()
         defer { try? FileManager.default.removeItem(atPath: directory) }
