@@ -46,7 +46,8 @@ struct TransferContext: Sendable {
         client = Client(
             transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
             persistentCredentials: sources.keyring,
-            middleware: netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [],
+            middleware: [ManualCookiesLast()]
+                + (netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? []),
             codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
             configuration: Client.Configuration(

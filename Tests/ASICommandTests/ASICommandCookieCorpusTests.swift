@@ -18,12 +18,10 @@ struct ASICommandCookieCorpusTests {
     /// only after percent-decoding.
     static let disabledHTTPState: Set<String> = ["disabled-chromium0022", "disabled-chromium0023", "disabled-path0029"]
 
-    /// curl's cases where curl departs from RFC 6265 or from ASIHTTPRequest (Decision 0009): newest-first or
-    /// longer-domain-first order (46, 62, 420), `-b` strings after stored cookies (172), a path's trailing `/` and
-    /// quotes removed (31, 798, 1105; 798 also keeps `Secure` from `http://localhost`), and the domain's case kept
-    /// in the file (73).
-    static let curlOnly: Set<String> = ["test31", "test46", "test62", "test73", "test172", "test420", "test798",
-                                        "test1105"]
+    /// curl's cases where curl departs from RFC 6265 (Decision 0009): longer names first among equal paths
+    /// (420), and a path's trailing `/` and quotes removed (31, 798, 1105; 798 also keeps `Secure` from
+    /// `http://localhost`).
+    static let curlOnly: Set<String> = ["test31", "test420", "test798", "test1105"]
 
     /// Runs a runner script with `ASI_BIN` set to the built `asi`; returns its output.
     static func runner(_ script: String, _ arguments: [String] = []) async throws -> String? {
@@ -59,5 +57,6 @@ struct ASICommandCookieCorpusTests {
         let failed = Self.failures(in: output)
         #expect(failed.isSubset(of: Self.curlOnly), "\(output.suffix(3000))")
         #expect(output.contains("cookiejar: \(21 - failed.count) passed"), "\(output.suffix(500))")
+        #expect(21 - failed.count >= 15, "issue 12 asks for at least 15 of the 21 runnable cases")
     }
 }

@@ -149,8 +149,28 @@ struct ASICommandCookieFlagTests {
             #expect(run.status == 0, "\(run.stderr)")
             return server.requests.last?.headers.first { $0.name.lowercased() == "cookie" }?.value
         }
-        #expect(try await sentCookie([]) == "session=s; lasting=l")
+        #expect(try await sentCookie([]) == "lasting=l; session=s", "a file lists the newest first, as curl sends")
         #expect(try await sentCookie(["-j"]) == "lasting=l")
+    }
+
+    @Test func cookieStringsAreSentAfterTheStoredCookiesAsCurlDoes() async throws {
+        let server = try LoopbackServer { _ in .ok("ok") }
+        defer { server.shutdown() }
+        let directory = try DataPath.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let jar = directory + "/in.txt"
+        let file = "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tstored\ts\n"
+        try DataPath.write(Array(file.utf8), to: jar)
+        func sentCookie(_ arguments: [String]) async throws -> String? {
+            let run = try await ASICommandRun.run(arguments + [server.url("/").absoluteString])
+            #expect(run.status == 0, "\(run.stderr)")
+            return server.requests.last?.headers.first { $0.name.lowercased() == "cookie" }?.value
+        }
+        #expect(try await sentCookie(["-b", jar, "-b", "tool=asi; name=fool"]) == "stored=s; tool=asi; name=fool")
+        #expect(try await sentCookie(["-b", "tool=asi; name=fool", "-b", jar]) == "stored=s; tool=asi; name=fool")
+        #expect(try await sentCookie(["-b", "tool=asi"]) == "tool=asi")
+        #expect(try await sentCookie(["-H", "Cookie: own=1", "-b", "tool=asi", "-b", jar])
+            == "own=1; stored=s; tool=asi")
     }
 
     @Test func cookieJarDashWritesTheJarToStandardOutput() async throws {

@@ -2,6 +2,7 @@ import CookieFile
 import FoundationEssentials
 import Glibc
 import HTTPCore
+import HTTPPipeline
 import HTTPTesting
 import Logging
 import Synchronization
@@ -157,6 +158,37 @@ import Testing
             count += 1
             return try CookieFileStore(path: directory + "/jar\(count).txt")
         }
+    }
+
+    @Test func aDomainKeepsItsCaseInTheFileAndMatchesWithoutIt() async throws {
+        let (directory, path) = try Self.temporaryJar()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let line = ".Example.COM\tTRUE\t/\tFALSE\t0\tmixed\tm"
+        try DataPath.write(Array((NetscapeCookieFile.header + "\n" + line + "\n").utf8), to: path)
+        let store = try CookieFileStore(path: path, configuration: .init(keepsSessionCookies: true))
+        #expect(await store.cookies(for: url).map(\.name) == ["mixed"])
+        let set = try #require(SetCookieParser.parse("set=s; Domain=WWW.example.com", from: url, at: Date()))
+        await store.store([set], receivedFrom: url)
+        try store.save()
+        let lines = Self.text(path).split(separator: "\n").map(String.init)
+        #expect(lines.contains(line), "\(lines)")
+        #expect(lines.contains(".WWW.example.com\tTRUE\t/app\tFALSE\t0\tset\ts"), "\(lines)")
+    }
+
+    @Test func aFileListsTheNewestFirstAndARoundTripKeepsTheSendingOrder() async throws {
+        let (directory, path) = try Self.temporaryJar()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = ["www.example.com\tFALSE\t/\tFALSE\t0\tnewer\tn", "www.example.com\tFALSE\t/\tFALSE\t0\tolder\to"]
+        try DataPath.write(Array(([NetscapeCookieFile.header] + lines).joined(separator: "\n").utf8), to: path)
+        let store = try CookieFileStore(path: path, configuration: .init(keepsSessionCookies: true))
+        #expect(await store.cookies(for: url).map(\.name) == ["older", "newer"], "the last line is the oldest")
+        await store.store([Cookie(name: "newest", value: "w", domain: "www.example.com")], receivedFrom: url)
+        try store.save()
+        let written = Self.text(path).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t")[5] }
+        #expect(written == ["newest", "newer", "older"], "written newest first, as curl writes")
+        let reopened = try CookieFileStore(path: path, configuration: .init(keepsSessionCookies: true))
+        #expect(await reopened.cookies(for: url).map(\.name) == ["older", "newer", "newest"])
     }
 
     @Test func anUnreadableFileIsAStorageError() throws {

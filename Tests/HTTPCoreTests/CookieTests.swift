@@ -34,6 +34,18 @@ import Testing
     @Test func leadingDotIsDropped() {
         #expect(Cookie(name: "n", value: "v", domain: ".Example.COM").domain == "example.com")
     }
+
+    @Test func theDomainIsComparedLowerCasedAndKeepsItsSpellingForFiles() {
+        var cookie = Cookie(name: "n", value: "v", domain: ".Example.COM", isHostOnly: false)
+        #expect(cookie.domain == "example.com" && cookie.spelledDomain == "Example.COM")
+        #expect(cookie.matches(URL(string: "http://www.example.com/")!, at: Self.now))
+        #expect(cookie.identity == Cookie(name: "n", value: "v", domain: "example.com").identity)
+        #expect(Cookie(name: "n", value: "v", domain: "example.com").spelledDomain == "example.com")
+        cookie.domain = "example.org"
+        #expect(cookie.spelledDomain == "example.org", "a spelling of another domain is dropped")
+        cookie.spelledDomain = ".Other.ORG"
+        #expect(cookie.domain == "other.org" && cookie.spelledDomain == "Other.ORG")
+    }
 }
 
 @Suite struct RedactionTests {

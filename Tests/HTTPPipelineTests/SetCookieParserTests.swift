@@ -20,6 +20,7 @@ import Testing
             "id=1; Domain=.Example.com; Path=/; Secure; HttpOnly; Expires=Wed, 21 Oct 2024 07:28:00 GMT; SameSite=lax",
             from: origin, at: now))
         #expect(cookie.domain == "example.com" && !cookie.isHostOnly)
+        #expect(cookie.spelledDomain == "Example.com", "the Domain attribute's case is kept for cookie files")
         #expect(cookie.path == "/" && cookie.isSecure && cookie.isHTTPOnly)
         #expect(cookie.expires == Date(timeIntervalSince1970: 1_729_495_680))
         #expect(cookie.sameSite == .lax)

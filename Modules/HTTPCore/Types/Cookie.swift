@@ -9,7 +9,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     public var name: String
     /// The value, sent verbatim.
     public var value: String
-    /// The domain, lower-cased, without a leading dot.
+    /// The domain, lower-cased, without a leading dot: what every comparison uses.
     public var domain: String
     /// Whether only `domain` itself matches (no `Domain` attribute was given), not its subdomains.
     public var isHostOnly: Bool
@@ -25,12 +25,29 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     public var sameSite: SameSite?
     /// When the cookie was first stored; older cookies are sent first.
     public var created: Date
+    /// The domain's spelling when it differs from ``domain`` only in case.
+    private var domainCase: String?
+
+    /// The domain as the `Domain` attribute or the cookie file spelled it: ``domain`` with the case of its
+    /// letters kept, without a leading dot. Cookie files write it (as curl does); comparisons use ``domain``.
+    /// Setting it sets ``domain`` to its lower-cased form; setting ``domain`` alone drops a spelling that no longer
+    /// matches it.
+    public var spelledDomain: String {
+        get { domainCase.flatMap { $0.lowercased() == domain ? $0 : nil } ?? domain }
+        set {
+            var spelling = newValue
+            if spelling.hasPrefix(".") { spelling.removeFirst() }
+            domain = spelling.lowercased()
+            domainCase = spelling == domain ? nil : spelling
+        }
+    }
 
     /// Creates a cookie.
     /// - Parameters:
     ///   - name: The name.
     ///   - value: The value.
-    ///   - domain: The domain; a leading dot is dropped and the rest lower-cased.
+    ///   - domain: The domain; a leading dot is dropped and the rest lower-cased (its case is kept in
+    ///     ``spelledDomain``).
     ///   - isHostOnly: Whether only the exact host matches.
     ///   - path: The path.
     ///   - expires: The expiry date, or `nil` for a session cookie.
@@ -52,9 +69,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     ) {
         self.name = name
         self.value = value
-        var domain = domain.lowercased()
-        if domain.hasPrefix(".") { domain.removeFirst() }
-        self.domain = domain
+        self.domain = ""
         self.isHostOnly = isHostOnly
         self.path = path
         self.expires = expires
@@ -62,6 +77,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
         self.isHTTPOnly = isHTTPOnly
         self.sameSite = sameSite
         self.created = created
+        self.spelledDomain = domain
     }
 
     /// A cookie's identity: a new cookie with the same name, domain and path replaces the old one.

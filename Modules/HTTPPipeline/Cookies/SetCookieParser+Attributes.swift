@@ -12,6 +12,8 @@ extension SetCookieParser {
         /// The `Domain`, lower-cased, without its leading dot; `nil` when none (or only empty ones) were given,
         /// `""` for `Domain=.` (a host-only cookie).
         var domain: String?
+        /// ``domain`` with the case of its letters as sent (written to cookie files, as curl keeps it).
+        var spelledDomain: String?
         /// The `Path`, or `nil` for the default path.
         var path: String?
         var isSecure = false
@@ -52,9 +54,10 @@ extension SetCookieParser {
                         : now.addingTimeInterval(TimeInterval(seconds))  // capped by the parser
                 }
             case "domain":
-                var domain = value.lowercased()
-                if domain.hasPrefix(".") { domain.removeFirst() }
-                if !value.isEmpty { self.domain = domain }  // `.` alone leaves "": a host-only cookie
+                var spelling = String(value)
+                if spelling.hasPrefix(".") { spelling.removeFirst() }
+                // `.` alone leaves "": a host-only cookie
+                if !value.isEmpty { (domain, spelledDomain) = (spelling.lowercased(), spelling) }
             case "path":
                 path = value.hasPrefix("/") ? String(value) : nil
             case "secure":

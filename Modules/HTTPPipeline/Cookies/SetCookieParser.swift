@@ -59,7 +59,7 @@ public enum SetCookieParser {
             }
             if !domain.isEmpty {
                 guard acceptsDomain(domain, forHost: host) else { return nil }
-                cookie.domain = domain
+                cookie.spelledDomain = attributes.spelledDomain ?? domain
                 cookie.isHostOnly = Cookie.isIPAddress(host)  // an address has no subdomains: same cookie, plainer
             }
         }

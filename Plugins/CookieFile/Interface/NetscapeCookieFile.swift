@@ -15,7 +15,8 @@ public enum NetscapeCookieFile {
 
     /// What ``parse(_:loadedAt:)`` made of a file: the cookies, and the lines it skipped.
     public struct Contents: Sendable {
-        /// The cookies, in file order, each with the `created` date passed to ``parse(_:loadedAt:)``.
+        /// The cookies oldest first, each with the `created` date passed to ``parse(_:loadedAt:)``: the file
+        /// lists the newest first (curl writes its jar so, and ``format(_:)`` too), so its last line comes first.
         public var cookies: [Cookie]
         /// The 1-based numbers of lines that were neither a comment nor a cookie.
         public var malformedLines: [Int]
@@ -24,8 +25,8 @@ public enum NetscapeCookieFile {
     /// Parses a file's bytes. A line that does not parse is skipped and reported, never a failure of the file.
     /// - Parameters:
     ///   - bytes: The file's contents (UTF-8; other bytes are replaced).
-    ///   - now: The `created` date given to every cookie, so their creation order is the file order.
-    /// - Returns: The cookies and the numbers of malformed lines.
+    ///   - now: The `created` date given to every cookie; their creation order is the reverse of the file's.
+    /// - Returns: The cookies (oldest first) and the numbers of malformed lines.
     public static func parse(_ bytes: some Sequence<UInt8>, loadedAt now: Date) -> Contents {
         var contents = Contents(cookies: [], malformedLines: [])
         // Split the bytes, not a String: "\r\n" is one Character, and a CRLF file must still split into lines.
@@ -38,16 +39,18 @@ public enum NetscapeCookieFile {
             case .malformed: contents.malformedLines.append(index + 1)
             }
         }
+        contents.cookies.reverse()
         return contents
     }
 
-    /// Writes cookies in the format, header first, one line per cookie in the order given.
-    /// - Parameter cookies: The cookies to write.
+    /// Writes cookies in the format, header first, one line per cookie, newest first as curl writes its jar.
+    /// - Parameter cookies: The cookies to write, oldest first (``CookieStorage/allCookies``'s creation order);
+    ///   ``parse(_:loadedAt:)`` gives them back in this order.
     /// - Returns: The file's text.
     public static func format(_ cookies: [Cookie]) -> String {
         var text = header + "\n# Written by ASIKit's CookieFile plug-in (curl and wget read this)."
             + " Edit at your own risk.\n\n"
-        for cookie in cookies {
+        for cookie in cookies.reversed() {
             text += line(for: cookie) + "\n"
         }
         return text
@@ -57,7 +60,7 @@ public enum NetscapeCookieFile {
     /// - Parameter cookie: The cookie.
     /// - Returns: The seven tab-separated fields, with `#HttpOnly_` for an HttpOnly cookie.
     public static func line(for cookie: Cookie) -> String {
-        let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.domain
+        let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.spelledDomain
         let expires = cookie.expires.map { max(1, Int64($0.timeIntervalSince1970.rounded(.down))) } ?? 0
         return [
             domain, cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE",
@@ -82,7 +85,7 @@ public enum NetscapeCookieFile {
         }
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard fields.count == 6 || fields.count == 7 else { return .malformed }
-        let domain = fields[0].lowercased()
+        let domain = String(fields[0])  // the cookie lower-cases it and keeps the spelling for writing
         guard !domain.isEmpty, domain != ".", let includeSubdomains = flag(fields[1]), let isSecure = flag(fields[3]),
             fields[2].hasPrefix("/"), let expires = Int64(fields[4]), expires >= 0
         else { return .malformed }

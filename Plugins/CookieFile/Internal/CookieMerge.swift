@@ -11,7 +11,7 @@ enum CookieMerge {
     /// - Parameters:
     ///   - base: The cookies last synced with the file, by identity.
     ///   - ours: The cookies held now, in creation order.
-    ///   - theirs: The cookies in the file now, in file order.
+    ///   - theirs: The cookies in the file now, oldest first (as ``NetscapeCookieFile/parse(_:loadedAt:)`` gives them).
     /// - Returns: The merged cookies: `ours`'s order first, then the cookies only `theirs` has.
     static func merge(base: [Cookie.Identity: Cookie], ours: [Cookie], theirs: [Cookie]) -> [Cookie] {
         var theirsByIdentity: [Cookie.Identity: Cookie] = [:]
