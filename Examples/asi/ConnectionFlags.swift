@@ -23,11 +23,24 @@ struct ConnectionFlags: ParsableArguments {
         guard var text = proxy else { return nil }
         if let scheme = text.firstRange(of: "://") {
             guard text[..<scheme.lowerBound].lowercased() == "http" else {
-                throw ValidationError("Only http:// proxies are supported by -x, not \(text)")
+                throw ValidationError("Only http:// proxies are supported by -x, not \(text[..<scheme.lowerBound])://")
             }
             text = String(text[scheme.upperBound...])
         }
         if text.hasSuffix("/") { text.removeLast() }
+        // user:password@ before the host: the proxy's credential (curl's -x http://user:pass@host:port), never
+        // part of the host name, so it reaches neither the resolver nor an error message.
+        var credential: Credential?
+        if let at = text.lastIndex(of: "@") {
+            let userInfo = text[..<at]
+            text = String(text[text.index(after: at)...])
+            if let parsed = URLComponents(string: "http://\(userInfo)@proxy/"), let user = parsed.user {
+                credential = Credential(user: user, password: parsed.password ?? "")  // percent-decoded
+            } else {
+                let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                credential = Credential(user: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "")
+            }
+        }
         var host = text
         var port = 1080
         if let colon = text.lastIndex(of: ":"), !text.hasSuffix("]") {
@@ -39,7 +52,7 @@ struct ConnectionFlags: ParsableArguments {
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { throw ValidationError("No proxy host in -x \(text)") }
-        return FixedProxyResolver(route: .http(host: host, port: port))
+        return FixedProxyResolver(route: .http(host: host, port: port, credential: credential))
     }
 
     /// The `--resolve` entries as ``POSIXTransport/Configuration/addressOverrides``.

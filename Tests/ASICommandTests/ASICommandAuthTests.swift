@@ -55,4 +55,25 @@ struct ASICommandAuthTests {
             #expect(run.output == "from the origin", "\(flag): \(squid.accessLog)")
         }
     }
+
+    /// `-x http://user:pass@host:port` carries the proxy's credential (curl's form); the password never shows in
+    /// what asi prints, even when the proxy refuses it.
+    @Test(.enabled(if: SquidPeer.shouldRun)) func credentialsInTheProxyURL() async throws {
+        let origin = try LoopbackServer { _ in .ok("from the origin") }
+        defer { origin.shutdown() }
+        try await withSquid { squid in
+            let good = try await ASICommandRun.run([
+                "-x", "http://\(SquidPeer.user):\(SquidPeer.password)@127.0.0.1:\(squid.port)",
+                origin.url("/via").absoluteString,
+            ])
+            #expect(good.status == 0, "\(good.stderr)")
+            #expect(good.output == "from the origin", "\(squid.accessLog)")
+            let bad = try await ASICommandRun.run([
+                "-f", "-v", "-x", "http://\(SquidPeer.user):pr0xy-wr0ng@127.0.0.1:\(squid.port)",
+                origin.url("/via").absoluteString,
+            ])
+            #expect(bad.status != 0)
+            #expect(!bad.stderr.contains("pr0xy-wr0ng") && !bad.output.contains("pr0xy-wr0ng"))
+        }
+    }
 }

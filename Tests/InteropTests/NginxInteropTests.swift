@@ -174,6 +174,9 @@ private func fetch(
 ) async throws -> (Response, [UInt8]) {
     var request = Request(url: url)
     request.options.tls = tls
+    // Generous: on a busy machine a TLS handshake can stall for longer than the 10 s default.
+    request.options.timeout = .seconds(60)
+    request.options.connectTimeout = .seconds(60)
     let context = RequestContext(progress: progress, logger: Logger(label: "NginxInteropTests"))
     if let transport {
         let response = try await transport.send(request, context: context)

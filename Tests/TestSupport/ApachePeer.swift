@@ -133,7 +133,11 @@ package final class ApachePeer {
                 throw PeerError.startFailed("apache2 (\(child.exitDescription ?? "exited"))",
                                             log: child.logTail + errors.suffix(2048))
             }
-            if LoopbackPorts.statusCode(port: port, path: "/open/index.txt") == 200 { return }
+            if LoopbackPorts.statusCode(port: port, path: "/open/index.txt") == 200,
+                ListeningSocketOwner.holds(port: port, pid: child.pid)
+            {
+                return
+            }
             usleep(50_000)
         }
         throw PeerError.notReady("apache2", log: child.logTail)

@@ -125,7 +125,11 @@ package final class CacheNginxPeer {
                     } ?? "") + child.logTail
                 throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: log)
             }
-            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"), LoopbackPorts.accepts(port) { return }
+            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"), LoopbackPorts.accepts(port),
+                ListeningSocketOwner.holds(port: port, pid: child.pid)
+            {
+                return
+            }
             usleep(20_000)
         }
         throw PeerError.notReady("nginx", log: child.logTail)

@@ -124,7 +124,11 @@ package final class DataPathNginxPeer {
                 throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: log)
             }
             // The pid file appears only once nginx has bound its listener (see NginxPeer.launch).
-            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"), LoopbackPorts.accepts(port) { return }
+            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"), LoopbackPorts.accepts(port),
+                ListeningSocketOwner.holds(port: port, pid: child.pid)
+            {
+                return
+            }
             usleep(20_000)
         }
         throw PeerError.notReady("nginx", log: child.logTail)

@@ -87,7 +87,9 @@ package final class HttpbinPeer {
             guard child.isRunning else {
                 throw PeerError.startFailed("httpbin (\(child.exitDescription ?? "exited"))", log: child.logTail)
             }
-            if LoopbackPorts.statusCode(port: port, path: "/get") == 200 { return }
+            if LoopbackPorts.statusCode(port: port, path: "/get") == 200, ListeningSocketOwner.holds(port: port, pid: child.pid) {
+                return
+            }
             usleep(50_000)
         }
         throw PeerError.notReady("httpbin", log: child.logTail)

@@ -100,7 +100,7 @@ package final class NginxPeer {
             logPath: directory + "/output.log"
         )
         process = child
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: logTail)

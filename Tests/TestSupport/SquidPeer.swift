@@ -118,7 +118,11 @@ package final class SquidPeer {
                 throw PeerError.startFailed("squid (\(child.exitDescription ?? "exited"))",
                                             log: child.logTail + log.suffix(2048))
             }
-            if log.contains("Accepting HTTP Socket connections"), LoopbackPorts.accepts(port) { return }
+            if log.contains("Accepting HTTP Socket connections"), LoopbackPorts.accepts(port),
+                ListeningSocketOwner.holds(port: port, pid: child.pid)
+            {
+                return
+            }
             usleep(50_000)
         }
         throw PeerError.notReady("squid", log: child.logTail)

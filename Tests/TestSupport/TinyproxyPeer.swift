@@ -107,7 +107,11 @@ package final class TinyproxyPeer {
             }
             // tinyproxy logs this line only after it has bound its port, so a port that accepts before then may
             // belong to another test's server that took the port after it was picked.
-            if log.contains("Accepting connections"), LoopbackPorts.accepts(port) { return }
+            if log.contains("Accepting connections"), LoopbackPorts.accepts(port),
+                ListeningSocketOwner.holds(port: port, pid: child.pid)
+            {
+                return
+            }
             usleep(20_000)
         }
         throw PeerError.notReady("tinyproxy", log: child.logTail + log.suffix(2048))

@@ -61,7 +61,7 @@ public enum NetscapeCookieFile {
     /// - Returns: The seven tab-separated fields, with `#HttpOnly_` for an HttpOnly cookie.
     public static func line(for cookie: Cookie) -> String {
         let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.spelledDomain
-        let expires = cookie.expires.map { max(1, Int64($0.timeIntervalSince1970.rounded(.down))) } ?? 0
+        let expires = cookie.expires.map { max(1, $0.cookieFileSeconds) } ?? 0
         return [
             domain, cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE",
             String(expires), cookie.name, cookie.value,
@@ -95,7 +95,8 @@ public enum NetscapeCookieFile {
         return .cookie(Cookie(
             name: String(name), value: String(value), domain: domain,
             isHostOnly: !includeSubdomains && !domain.hasPrefix("."), path: String(fields[2]),
-            expires: expires == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(expires)),
+            expires: expires == 0
+                ? nil : Date(timeIntervalSince1970: TimeInterval(min(expires, Date.latestCookieFileExpiry))),
             isSecure: isSecure, isHTTPOnly: isHTTPOnly, created: created))
     }
 

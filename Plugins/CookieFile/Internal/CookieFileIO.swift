@@ -20,8 +20,13 @@ struct CookieFileIO: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The largest cookie file read: 3,000 cookies of 4 KiB each, with room to spare. A larger file (or a device
+    /// such as `/dev/zero`) is refused rather than read into memory without end.
+    static let maxFileBytes = 32 * 1024 * 1024
+
     /// The file's bytes, or `nil` when it does not exist.
-    /// - Throws: ``ClientError`` with `storageFailed` when it exists and cannot be read.
+    /// - Throws: ``ClientError`` with `storageFailed` when it exists and cannot be read, or holds more than
+    ///   ``maxFileBytes``.
     func read() throws(ClientError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -38,6 +43,10 @@ struct CookieFileIO: Sendable {
                 throw failure("read", "Cannot read the cookie file")
             }
             if count == 0 { return bytes }
+            guard bytes.count + count <= Self.maxFileBytes else {
+                throw ClientError(.storageFailed, stage: .cookies,
+                                  message: "The cookie file is larger than \(Self.maxFileBytes / 1_048_576) MiB: \(path)")
+            }
             bytes += buffer[..<count]
         }
     }

@@ -39,7 +39,7 @@ enum CookieMerge {
 
     /// Whether two cookies say the same in a cookie file: every written field, the expiry to the second.
     static func sameContent(_ lhs: Cookie, _ rhs: Cookie) -> Bool {
-        func seconds(_ date: Date?) -> Int64? { date.map { Int64($0.timeIntervalSince1970.rounded(.down)) } }
+        func seconds(_ date: Date?) -> Int64? { date.map(\.cookieFileSeconds) }
         return lhs.name == rhs.name && lhs.value == rhs.value && lhs.domain == rhs.domain
             && lhs.isHostOnly == rhs.isHostOnly && lhs.path == rhs.path && seconds(lhs.expires) == seconds(rhs.expires)
             && lhs.isSecure == rhs.isSecure && lhs.isHTTPOnly == rhs.isHTTPOnly
