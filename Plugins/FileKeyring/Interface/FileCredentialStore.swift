@@ -147,6 +147,12 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
             header = try KeyringHeader(parsing: bytes)
         } catch .unsupportedVersion {
             throw KeyringError(.unsupportedVersion, path: file.path, message: "the keyring format is newer than this")
+        } catch .workFactor {
+            let (log2N, r, p) = (bytes[10], bytes[11], bytes[12])
+            throw KeyringError(
+                .damaged, path: file.path,
+                message: "the header's scrypt cost (N = 2^\(log2N), r = \(r), p = \(p)) is outside what this library "
+                    + "writes (N 2^10...2^20, r 1...16, p 1...4, at most 256 MiB); refused before any derivation")
         } catch {
             throw KeyringError(.damaged, path: file.path, message: "the file is not a keyring or is truncated")
         }

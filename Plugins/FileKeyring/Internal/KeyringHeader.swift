@@ -48,7 +48,7 @@ struct KeyringHeader: Equatable {
         return out
     }
 
-    enum ParseError: Error { case notKeyring, unsupportedVersion, malformed }
+    enum ParseError: Error { case notKeyring, unsupportedVersion, malformed, workFactor }
 
     /// Parses the header at the start of `file`.
     init(parsing file: [UInt8]) throws(ParseError) {
@@ -58,8 +58,9 @@ struct KeyringHeader: Equatable {
         self.kdf = kdf
         (log2N, r, p) = (file[10], file[11], file[12])
         if kdf == .scrypt {
+            // Checked before any derivation: whoever can write the file must not choose scrypt's cost.
             guard FileCredentialStore.WorkFactor(log2N: log2N, blockSize: r, parallelism: p).isValid else {
-                throw .malformed
+                throw .workFactor
             }
         }
         salt = Array(file[16..<32])
