@@ -164,6 +164,7 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
                     ? "wrong passphrase (the key check does not match)"
                     : "wrong key file (the key check does not match)")
         }
+        remember(key)
         let sealed = bytes[KeyringHeader.size...]
         let aad = Array(bytes[0..<KeyringHeader.size])
         guard
