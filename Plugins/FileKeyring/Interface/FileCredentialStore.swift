@@ -178,7 +178,7 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
                 .damaged, path: file.path, message: "the file was changed or is corrupt (authentication failed)")
         }
         defer { plaintext.wipe() }
-        guard let entries = KeyringPayload.decode(plaintext) else {
+        guard let entries = KeyringPayload.decode(plaintext, version: header.version) else {
             throw KeyringError(.damaged, path: file.path, message: "the decrypted contents are malformed")
         }
         return (entries, key)
