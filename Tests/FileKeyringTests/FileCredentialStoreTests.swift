@@ -80,7 +80,7 @@ import Testing
         case "length": bytes[63] ^= 0x01
         case "truncated": bytes.removeLast(5)
         case "magic": bytes[0] = UInt8(ascii: "X")
-        default: bytes[8] = 2
+        default: bytes[8] = 3
         }
         try Data(bytes).write(to: URL(filePath: path))
         let store = try Support.store(path)
@@ -120,7 +120,7 @@ import Testing
         let store = try FileCredentialStore(configuration: .init(path: path, key: .passphrase(Support.passphrase)))
         try await store.save(Credential(user: "u", password: "p"), for: Support.scope("a.example"))
         let bytes = try #require(Support.bytes(path))
-        #expect(Array(bytes[8..<13]) == [1, 1, 14, 8, 1], "version 1, scrypt, N = 2^14, r = 8, p = 1")
+        #expect(Array(bytes[8..<13]) == [2, 1, 14, 8, 1], "version 2, scrypt, N = 2^14, r = 8, p = 1")
     }
 
     @Test func descriptionsNeverShowSecrets() throws {

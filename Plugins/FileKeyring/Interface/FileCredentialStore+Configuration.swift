@@ -20,7 +20,9 @@ extension FileCredentialStore {
         public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
     }
 
-    /// scrypt's cost parameters for new keyrings; an existing keyring is opened with the ones stored in it.
+    /// scrypt's cost parameters for new keyrings; an existing keyring is opened with the ones stored in it, as
+    /// long as they are inside the same ranges (a file whose header asks for more, or for less, is refused as
+    /// damaged before any derivation: a raised cost would be a denial of service, a lowered one a downgrade).
     public struct WorkFactor: Sendable, Hashable {
         /// log2 of scrypt's N (CPU and memory cost). Default 14: 16 MiB and tens of milliseconds on one idle core.
         public var log2N: UInt8
@@ -31,9 +33,12 @@ extension FileCredentialStore {
 
         /// Creates a work factor.
         /// - Parameters:
-        ///   - log2N: log2 of N, from 10 to 22.
-        ///   - blockSize: r, from 1 to 32.
-        ///   - parallelism: p, from 1 to 16.
+        ///   - log2N: log2 of N, from 10 to 20.
+        ///   - blockSize: r, from 1 to 16.
+        ///   - parallelism: p, from 1 to 4.
+        ///
+        /// scrypt's memory, 128 · N · r bytes, must also stay at most 256 MiB (so N = 2^20 allows r ≤ 2, and
+        /// r = 8 allows N ≤ 2^18); ``FileCredentialStore/init(configuration:)`` refuses other values.
         public init(log2N: UInt8 = 14, blockSize: UInt8 = 8, parallelism: UInt8 = 1) {
             self.log2N = log2N
             self.blockSize = blockSize
@@ -43,9 +48,16 @@ extension FileCredentialStore {
         /// The default: N = 2^14, r = 8, p = 1.
         public static let standard = WorkFactor()
 
-        /// Whether the values are inside the ranges the format accepts.
+        /// The most memory one derivation may need, 128 · N · r bytes: 256 MiB.
+        static let maximumMemory = 256 << 20
+
+        /// Whether the values are inside the ranges this library writes and therefore reads: the same check
+        /// guards a new keyring's configuration and every header read from disk.
         var isValid: Bool {
-            (10...22).contains(log2N) && (1...32).contains(blockSize) && (1...16).contains(parallelism)
+            guard (10...20).contains(log2N), (1...16).contains(blockSize), (1...4).contains(parallelism) else {
+                return false
+            }
+            return (128 << Int(log2N)) * Int(blockSize) <= Self.maximumMemory
         }
     }
 

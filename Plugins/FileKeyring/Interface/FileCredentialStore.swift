@@ -147,6 +147,12 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
             header = try KeyringHeader(parsing: bytes)
         } catch .unsupportedVersion {
             throw KeyringError(.unsupportedVersion, path: file.path, message: "the keyring format is newer than this")
+        } catch .workFactor {
+            let (log2N, r, p) = (bytes[10], bytes[11], bytes[12])
+            throw KeyringError(
+                .damaged, path: file.path,
+                message: "the header's scrypt cost (N = 2^\(log2N), r = \(r), p = \(p)) is outside what this library "
+                    + "writes (N 2^10...2^20, r 1...16, p 1...4, at most 256 MiB); refused before any derivation")
         } catch {
             throw KeyringError(.damaged, path: file.path, message: "the file is not a keyring or is truncated")
         }
@@ -158,6 +164,7 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
                     ? "wrong passphrase (the key check does not match)"
                     : "wrong key file (the key check does not match)")
         }
+        remember(key)
         let sealed = bytes[KeyringHeader.size...]
         let aad = Array(bytes[0..<KeyringHeader.size])
         guard
@@ -171,7 +178,7 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
                 .damaged, path: file.path, message: "the file was changed or is corrupt (authentication failed)")
         }
         defer { plaintext.wipe() }
-        guard let entries = KeyringPayload.decode(plaintext) else {
+        guard let entries = KeyringPayload.decode(plaintext, version: header.version) else {
             throw KeyringError(.damaged, path: file.path, message: "the decrypted contents are malformed")
         }
         return (entries, key)

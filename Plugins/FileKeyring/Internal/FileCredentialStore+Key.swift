@@ -17,15 +17,21 @@ final class DerivedKey: Sendable {
 
 extension FileCredentialStore {
     /// The key for a file's derivation: the cached one when the salt and work factor are the same, else a new
-    /// derivation (one scrypt run, or hashing the key file).
+    /// derivation (one scrypt run, or hashing the key file). It is not cached here: the caller caches it with
+    /// `remember(_:)` once the file's key check matched, so a tampered header (an attacker's salt and cost)
+    /// never becomes the key `newKey()` hands to a new file.
     func key(for derivation: KeyringHeader.Derivation) throws(KeyringError) -> DerivedKey {
         if let cached = cachedKey, cached.derivation == derivation { return cached }
-        let key = try derive(derivation)
-        cachedKey = key
-        return key
+        return try derive(derivation)
     }
 
-    /// The key for a new file: the cached derivation when it is of the configured kind, else a fresh salt.
+    /// Caches a key that opened a file (its key check matched) or that this store made for a new file.
+    func remember(_ key: DerivedKey) {
+        cachedKey = key
+    }
+
+    /// The key for a new file: the cached one (from a file that verified, or made here before) when it is of the
+    /// configured kind, else a fresh salt with the configured work factor.
     func newKey() throws(KeyringError) -> DerivedKey {
         let kind: KeyringHeader.KDF = if case .passphrase = configuration.key { .scrypt } else { .keyFile }
         if let cached = cachedKey, cached.derivation.kdf == kind { return cached }
@@ -36,7 +42,9 @@ extension FileCredentialStore {
         let derivation = KeyringHeader.Derivation(
             kdf: kind, log2N: kind == .scrypt ? work.log2N : 0, r: kind == .scrypt ? work.blockSize : 0,
             p: kind == .scrypt ? work.parallelism : 0, salt: salt)
-        return try key(for: derivation)
+        let key = try derive(derivation)
+        remember(key)
+        return key
     }
 
     private func derive(_ derivation: KeyringHeader.Derivation) throws(KeyringError) -> DerivedKey {

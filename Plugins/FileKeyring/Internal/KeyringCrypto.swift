@@ -15,17 +15,22 @@ enum KeyringCrypto {
         return ok == 1 ? bytes : nil
     }
 
-    /// scrypt(`secret`, `salt`, N = 2^log2N, r, p) into `output`.
+    /// The `maxmem` given to OpenSSL: the work factor's 256 MiB bound plus 1 MiB for scrypt's smaller buffers
+    /// (128 · r · p bytes and two more blocks), a fixed ceiling that no header can raise.
+    static let scryptMaximumMemory = UInt64(FileCredentialStore.WorkFactor.maximumMemory + (1 << 20))
+
+    /// scrypt(`secret`, `salt`, N = 2^log2N, r, p) into `output`; fails rather than use more than
+    /// ``scryptMaximumMemory``.
     static func scrypt(
         secret: UnsafeRawBufferPointer, salt: [UInt8], log2N: UInt8, r: UInt8, p: UInt8,
         into output: UnsafeMutableRawBufferPointer
     ) -> Bool {
         let n = UInt64(1) << UInt64(log2N)
-        let memory = 128 * UInt64(r) * n * UInt64(p) + 128 * UInt64(r) * UInt64(p) + (16 << 20)
         return salt.withUnsafeBufferPointer { salt in
             EVP_PBE_scrypt(
                 secret.baseAddress?.assumingMemoryBound(to: CChar.self), secret.count, salt.baseAddress, salt.count,
-                n, UInt64(r), UInt64(p), memory, output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count
+                n, UInt64(r), UInt64(p), scryptMaximumMemory, output.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                output.count
             ) == 1
         }
     }

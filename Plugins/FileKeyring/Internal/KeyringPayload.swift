@@ -1,8 +1,9 @@
 import HTTPCore
 
-/// The keyring's plaintext, format version 1: a count, then per entry the target (0 server, 1 proxy), scheme,
-/// host, port, realm?, user, password, domain? — strings as a 32-bit big-endian length and UTF-8 bytes, optional
-/// strings behind a 0/1 byte. Lives only in memory, wiped after use.
+/// The keyring's plaintext, format version 2: a count, then per entry the target (0 server, 1 proxy), scheme,
+/// host, port, realm?, user, password, domain?, kind (0 password, 1 bearer token) — strings as a 32-bit big-endian
+/// length and UTF-8 bytes, optional strings behind a 0/1 byte. Version 1 is the same without the kind byte (every
+/// entry a password). Lives only in memory, wiped after use.
 enum KeyringPayload {
     typealias Entry = (scope: CredentialScope, credential: Credential)
 
@@ -18,26 +19,30 @@ enum KeyringPayload {
             append(credential.user, to: &out)
             append(credential.password, to: &out)
             append(optional: credential.domain, to: &out)
+            out.append(credential.kind == .bearerToken ? 1 : 0)
         }
         return out
     }
 
-    /// The entries, or `nil` when the bytes are not a well-formed payload.
-    static func decode(_ bytes: [UInt8]) -> [Entry]? {
+    /// The entries, or `nil` when the bytes are not a well-formed payload of the header's format `version`.
+    static func decode(_ bytes: [UInt8], version: UInt8) -> [Entry]? {
         var reader = Reader(bytes: bytes)
         guard let count = reader.uint32(), count <= 1_000_000 else { return nil }
         var entries: [Entry] = []
         for _ in 0..<count {
             guard let target = reader.byte(), target <= 1, let scheme = reader.string(), let host = reader.string(),
                 let port = reader.uint32(), let realm = reader.optionalString(), let user = reader.string(),
-                let password = reader.string(), let domain = reader.optionalString()
+                let password = reader.string(), let domain = reader.optionalString(),
+                let kind = version >= 2 ? reader.byte() : 0, kind <= 1
             else { return nil }
+            var credential = Credential(user: user, password: password, domain: domain ?? nil)
+            credential.kind = kind == 1 ? .bearerToken : .password
             entries.append(
                 (
                     CredentialScope(
                         scheme: scheme, host: host, port: Int(port), realm: realm ?? nil,
                         target: target == 1 ? .proxy : .server),
-                    Credential(user: user, password: password, domain: domain ?? nil)
+                    credential
                 ))
         }
         return reader.isAtEnd ? entries : nil
