@@ -17,7 +17,7 @@ struct ASICommandCredentialSourceTests {
     }
 
     /// A first run whose -u credential httpbin accepts saves it in the keyring; a second run without -u is
-    /// challenged and answers from the keyring; a run without the keyring is refused (67); a wrong passphrase
+    /// challenged and answers from the keyring; a run without the keyring is refused (22 with -f); a wrong passphrase
     /// stops before any request with a clear message and leaves the file byte for byte as it was; so does a file
     /// changed behind the keyring's back.
     @Test func keyringKeepsAcceptedCredentialsAcrossRuns() async throws {
@@ -56,6 +56,25 @@ struct ASICommandCredentialSourceTests {
             #expect(damaged.status == 2)
             #expect(damaged.stderr.contains("changed or is corrupt"), "\(damaged.stderr)")
             #expect(Self.bytes(keyring) == tampered)
+        }
+    }
+
+    /// A bearer token httpbin's `/bearer` accepted is kept as a bearer token: a later run answers the 401 from the
+    /// keyring with `Authorization: Bearer` (never as Basic), and the token is not in the file in plain text.
+    @Test func keyringKeepsABearerTokenAsABearerToken() async throws {
+        try await withHttpbin { httpbin in
+            let directory = try makeTemporaryDirectory(prefix: "asikit-asi-keyring-bearer")
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let keyring = directory + "/keyring"
+            let url = httpbin.url("/bearer").absoluteString
+            let first = try await ASICommandRun.run(
+                ["-f", "--keyring", keyring, "--oauth2-bearer", "b3arer-t0ken", url], environment: Self.passphrase)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.output.contains("b3arer-t0ken"), "httpbin echoes the token it accepted")
+            #expect(!Self.contains(try #require(Self.bytes(keyring)), "b3arer-t0ken"))
+            let second = try await ASICommandRun.run(["-f", "--keyring", keyring, url], environment: Self.passphrase)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.output.contains("b3arer-t0ken"))
         }
     }
 
