@@ -30,7 +30,7 @@ struct RequestPipeline: Sendable {
         let authentication = AuthenticationStage(
             store: client.credentials, persistentStore: client.persistentCredentials,
             handler: client.configuration.authenticationHandler)
-        let cache = CacheStage(store: client.cache, configuration: client.configuration.cache)
+        let cache = CacheStage(store: client.cache, configuration: client.configuration.cache, codecs: client.codecs)
 
         var current = BodyMethodRule.applied(to: request)
         var redirectCount = 0
