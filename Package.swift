@@ -123,7 +123,9 @@ let package = Package(
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "GzipCodec", "TestSupport",
+            ],
             path: "Tests/DiskCacheTests"
         ),
     ]
