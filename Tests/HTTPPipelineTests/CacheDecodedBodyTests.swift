@@ -101,6 +101,16 @@ import Testing
         #expect(cache.entries.isEmpty, "a body that does not inflate was stored")
     }
 
+    @Test func anEmptyBodyWithAContentEncodingIsStoredEmptyWithoutIt() async throws {
+        let cache = MemoryCacheStore()
+        let client = Self.client(Self.origin(body: []), cache)
+        var request = Request(Self.url)
+        request.options.inflatesWhenComplete = true
+        _ = try await client.stream(request).body.collect(upTo: .max)
+        let entry = try #require(cache.entries.values.first)
+        #expect(entry.body.isEmpty && entry.head.headerFields[.contentEncoding] == nil)
+    }
+
     @Test func aCodingWithoutACodecIsStoredAsSentWithItsContentEncoding() async throws {
         let cache = MemoryCacheStore()
         let encoded = XorCodec.encode(Self.plain)

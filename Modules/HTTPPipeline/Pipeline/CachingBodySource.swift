@@ -15,6 +15,8 @@ final class CachingBodySource: ResponseBodySource {
         var writer: (any CacheEntryWriter)?
         /// Undoes the body's content coding for the store; `nil` when the store keeps the bytes as sent.
         var decoder: (any ContentDecoder)?
+        /// Whether the decoder got any byte; an empty body (a 204) has no coding to finish.
+        var hasDecoded = false
         /// Set by `discard()`; a write in flight then aborts instead of putting the writer back.
         var isDiscarded = false
     }
@@ -87,6 +89,7 @@ final class CachingBodySource: ResponseBodySource {
     private func storedBytes(of chunk: [UInt8]) -> [UInt8]? {
         state.withLock { state in
             guard let decoder = state.decoder else { return chunk }
+            state.hasDecoded = state.hasDecoded || !chunk.isEmpty
             do {
                 return try decoder.decode(chunk)
             } catch {
@@ -101,7 +104,7 @@ final class CachingBodySource: ResponseBodySource {
     private func storedEnd() -> [UInt8]? {
         state.withLock { state in
             defer { state.decoder = nil }
-            guard let decoder = state.decoder else { return [] }
+            guard let decoder = state.decoder, state.hasDecoded else { return [] }
             return try? decoder.finish()
         }
     }
