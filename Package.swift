@@ -181,7 +181,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "GzipCodec", "TestSupport",
+            ],
             path: "Tests/DiskCacheTests"
         ),
     ]

@@ -48,6 +48,32 @@ struct ASICommandCacheNginxTests {
         }
     }
 
+    @Test func aGzipStaticBodyIsStoredDecodedAndARevalidatedHitIsServedWithoutContentEncoding() async throws {
+        try await withCacheNginx { nginx in
+            let directory = try scratch()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let url = nginx.url("/gz/text.txt")
+            let first = try await asi(url, cache: directory + "/cache", ["-i"])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.output.lowercased().contains("content-encoding: gzip"), "nginx did not send the .gz file")
+            #expect(first.stdout.suffix(CacheNginxPeer.gzipText.count) == CacheNginxPeer.gzipText[...])
+            let entries = directory + "/cache/entries"
+            let bodies = try FileManager.default.contentsOfDirectory(atPath: entries).filter { $0.hasSuffix(".body") }
+            #expect(bodies.count == 1)
+            for body in bodies {
+                let stored = FileManager.default.contents(atPath: entries + "/" + body).map { Array($0) }
+                #expect(stored == CacheNginxPeer.gzipText, "the body file does not hold the decoded bytes")
+            }
+            let second = try await asi(url, cache: directory + "/cache", ["-i"])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stderr.contains("* cache: revalidated (304)"), "\(second.stderr)")
+            #expect(!second.output.lowercased().contains("content-encoding"), "\(second.output)")
+            #expect(second.output.lowercased().contains("content-length: \(CacheNginxPeer.gzipText.count)"))
+            #expect(second.stdout.suffix(CacheNginxPeer.gzipText.count) == CacheNginxPeer.gzipText[...])
+            #expect(nginx.accessLog == ["GET /gz/text.txt 200", "GET /gz/text.txt 304"])
+        }
+    }
+
     @Test func fallbackAnswersFromTheCacheWithTheServerStopped() async throws {
         try await withCacheNginx { nginx in
             let directory = try scratch()

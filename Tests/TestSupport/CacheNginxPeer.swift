@@ -1,5 +1,6 @@
 package import FoundationEssentials
 import Glibc
+import GzipCodec
 
 /// A real nginx on 127.0.0.1 for the cache tests, with an access log that proves which requests reached it:
 /// - `/fresh/1k.bin`: ``NginxPeer/oneKiB`` with `Cache-Control: max-age=3600` (nginx's `expires 1h`), an `ETag`
@@ -7,6 +8,8 @@ import Glibc
 /// - `/stale/1k.bin`: the same bytes with `Cache-Control: max-age=0`, so every use is revalidated; nginx answers
 ///   `If-None-Match` / `If-Modified-Since` with 304.
 /// - `/slow/512k.bin`: ``slowBody`` (512 KiB) with `max-age=3600`, sent at 256 KiB/s, to kill a client mid-body.
+/// - `/gz/text.txt`: ``gzipText``, with `max-age=0`; nginx's `gzip_static` sends the precompressed
+///   `text.txt.gz` (`Content-Encoding: gzip`, its own `ETag`) to a request that accepts gzip.
 ///
 /// Use ``withCacheNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class CacheNginxPeer {
@@ -18,6 +21,10 @@ package final class CacheNginxPeer {
 
     /// The body of `/slow/512k.bin`: 512 KiB, `i % 253` for each index.
     package static let slowBody: [UInt8] = (0..<(1 << 19)).map { UInt8($0 % 253) }
+
+    /// The decoded body of `/gz/text.txt`: 64 KiB of text.
+    package static let gzipText: [UInt8] = Array(
+        String(repeating: "served by gzip_static, kept decoded by the cache\n", count: 1338).utf8.prefix(1 << 16))
 
     private init(directory: String, port: Int) {
         self.directory = directory
@@ -84,6 +91,7 @@ package final class CacheNginxPeer {
                 location /fresh/ { expires 1h; }
                 location /stale/ { add_header Cache-Control "max-age=0"; }
                 location /slow/ { expires 1h; limit_rate 256k; }
+                location /gz/ { gzip_static on; add_header Cache-Control "max-age=0"; }
             }
         }
 
@@ -91,13 +99,15 @@ package final class CacheNginxPeer {
     }
 
     private func writeFiles() throws {
-        for subdirectory in ["www", "www/fresh", "www/stale", "www/slow", "temp"] {
+        for subdirectory in ["www", "www/fresh", "www/stale", "www/slow", "www/gz", "temp"] {
             try FileManager.default.createDirectory(
                 atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
             chmod(directory + "/" + subdirectory, 0o777)
         }
         for path in ["www/fresh/1k.bin", "www/stale/1k.bin"] { try write(NginxPeer.oneKiB, to: path) }
         try write(Self.slowBody, to: "www/slow/512k.bin")
+        try write(Self.gzipText, to: "www/gz/text.txt")
+        try write(try ZlibContentCodec().compress(Self.gzipText), to: "www/gz/text.txt.gz")
         try write(Array(configuration.utf8), to: "nginx.conf")
     }
 

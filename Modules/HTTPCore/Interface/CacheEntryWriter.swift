@@ -19,7 +19,8 @@
 ///   the previous entry or the new one, never a mix.
 public protocol CacheEntryWriter: Sendable {
     /// Appends body bytes to the pending entry.
-    /// - Parameter bytes: The next chunk of the body, as received (still compressed when it was sent so).
+    /// - Parameter bytes: The next chunk of the body, decoded when the client has a codec for its content coding
+    ///   (the head then has no `Content-Encoding`), as received otherwise.
     /// - Returns: ``CacheWriteOutcome/accepted``, or ``CacheWriteOutcome/declined`` when the store gives the
     ///   entry up.
     /// - Throws: ``ClientError`` when the storage fails.

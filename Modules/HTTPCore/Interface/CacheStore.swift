@@ -59,7 +59,8 @@ public protocol CacheStore: PluginLifecycle {
     /// - Parameters:
     ///   - key: The cache key.
     ///   - head: The entry's head.
-    ///   - expectedLength: The body length the server announced, or `nil` when unknown.
+    ///   - expectedLength: The body length the server announced, or `nil` when unknown (always for a body the
+    ///     pipeline decodes before storing it).
     /// - Returns: A writer, or `nil` when the store declines the entry (for example, over its size cap).
     /// - Throws: ``ClientError`` when the storage fails.
     func makeWriter(forKey key: String, head: CachedResponseHead, expectedLength: Int64?) async throws

@@ -9,8 +9,9 @@ public import FoundationEssentials
 public struct CachedResponseHead: Sendable, Hashable {
     /// The status of the stored response.
     public var status: HTTPResponse.Status
-    /// Its header fields as received, `Content-Encoding` included (the body is kept as it was sent, and the
-    /// pipeline decodes it on the way out); without `Content-Length` and `Transfer-Encoding`.
+    /// Its header fields as received, without `Content-Length` and `Transfer-Encoding`, and without
+    /// `Content-Encoding` when the pipeline stored the body decoded (it does for every coding the client has a
+    /// codec for); a coding it cannot undo stays, with the body as sent.
     public var headerFields: HTTPFields
     /// When it was stored or last revalidated.
     public var storedAt: Date

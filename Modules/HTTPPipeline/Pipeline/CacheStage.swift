@@ -7,10 +7,14 @@ import HTTPCore
 /// The decision what to do with an entry is ``CacheDecision``'s and the freshness arithmetic
 /// ``CacheFreshness``'s. The store is used head first: a lookup reads the head, the body is opened only when the
 /// entry answers, a 304 updates the head alone, and a body streams into a ``CacheEntryWriter`` as the caller reads
-/// it, so the pipeline never holds a whole body. The entry-size cap is the store's.
+/// it, so the pipeline never holds a whole body. The entry-size cap is the store's. Entries keep decoded bodies
+/// (as ASIHTTPRequest did): a body whose content codings the client's codecs undo is stored decoded, under a head
+/// without `Content-Encoding`, so a response served from the cache needs no decoding.
 struct CacheStage: Sendable {
     let store: (any CacheStore)?
     let configuration: Client.CacheConfiguration
+    /// The client's content codecs, which decode a body for the store.
+    var codecs: [any ContentCodec] = []
 
     var isEnabled: Bool { store != nil }
 
@@ -54,16 +58,19 @@ struct CacheStage: Sendable {
     }
 
     /// Updates the entry's head with the fields and freshness a 304 announced (never its body, nor its
-    /// `Content-Length`), stores it unless the policy forbids writing, and returns it.
+    /// `Content-Length` or `Content-Encoding`: the stored body keeps its own), stores it unless the policy forbids
+    /// writing, and returns it.
     func revalidated(
         _ cached: CachedResponseHead, by response: Response, for request: Request, timing: CacheFreshness.Timing
     ) async throws -> CachedResponseHead {
         var merged = cached.headerFields
         merged[.age] = nil
-        for field in CacheFreshness.storedFields(response.headerFields) {
+        var announced = CacheFreshness.storedFields(response.headerFields)
+        announced[.contentEncoding] = nil
+        for field in announced {
             merged[field.name] = nil
         }
-        for field in CacheFreshness.storedFields(response.headerFields) {
+        for field in announced {
             merged.append(field)
         }
         let head = CacheFreshness.head(
@@ -108,21 +115,37 @@ struct CacheStage: Sendable {
 
     /// The response body, wrapped so that a storable response streams into a cache writer as it is read and is
     /// committed at its end. `hop` is the request as sent, whose fields the response's `Vary` may name.
+    ///
+    /// A body in content codings the client's codecs undo is decoded for the store as it streams (the caller still
+    /// reads it as sent) and stored under a head without `Content-Encoding`; one that does not decode is not
+    /// stored. Other codings are stored as sent, with their `Content-Encoding`.
     func body(of response: Response, for hop: Request, timing: CacheFreshness.Timing) async throws -> ResponseBody {
         guard let store, hop.method == .get, !policy(for: hop).contains(.doNotWriteToCache),
             allowsStoring(response, for: hop)
         else { return response.body }
+        var fields = response.headerFields
+        var decoder: (any ContentDecoder)?
+        if decodesForStore(response) {
+            do {
+                decoder = try codecStaged { try ContentCoding.makeDecoder(for: fields, codecs: codecs) }
+            } catch {
+                return response.body  // no decoder: not stored, the reader meets the error if it decodes
+            }
+            fields[.contentEncoding] = nil
+        }
         let head = CacheFreshness.head(
-            status: response.status, fields: response.headerFields, ageFields: response.headerFields, timing: timing,
+            status: response.status, fields: fields, ageFields: response.headerFields, timing: timing,
             rules: rules(for: hop),
             storagePolicy: hop.options.cacheStoragePolicy,
             varyingRequestFields: Self.varyingRequestFields(of: hop, named: response.headerFields))
         let key = Self.key(for: hop.url)
         let expectedLength = response.body.expectedLength
+        // The decoded length is not known before the end; the store checks its cap as the bytes come.
+        let storedLength = decoder == nil ? expectedLength : nil
         let writer: (any CacheEntryWriter)?
         do {
             writer = try await staged(.cache) {
-                try await store.makeWriter(forKey: key, head: head, expectedLength: expectedLength)
+                try await store.makeWriter(forKey: key, head: head, expectedLength: storedLength)
             }
         } catch {
             await response.body.discard()
@@ -130,7 +153,13 @@ struct CacheStage: Sendable {
         }
         guard let writer else { return response.body }
         return ResponseBody(expectedLength: expectedLength,
-                            source: CachingBodySource(base: response.body.source, writer: writer))
+                            source: CachingBodySource(base: response.body.source, writer: writer, decoder: decoder))
+    }
+
+    /// Whether the store gets the body decoded: it has content codings and the client has a codec for each.
+    func decodesForStore(_ response: Response) -> Bool {
+        let codings = ContentCoding.codings(in: response.headerFields)
+        return !codings.isEmpty && codings.allSatisfy { ContentCoding.codec(for: $0, in: codecs) != nil }
     }
 
     /// The request's values of the fields the response's `Vary` names (`*` names none).

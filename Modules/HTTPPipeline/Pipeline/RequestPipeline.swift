@@ -31,7 +31,7 @@ struct RequestPipeline: Sendable {
             store: client.credentials, persistentStore: client.persistentCredentials,
             handler: client.configuration.authenticationHandler, authenticators: client.authenticators,
             sessions: client.authenticationSessions)
-        let cache = CacheStage(store: client.cache, configuration: client.configuration.cache)
+        let cache = CacheStage(store: client.cache, configuration: client.configuration.cache, codecs: client.codecs)
 
         var current = BodyMethodRule.applied(to: request)
         var redirectCount = 0
