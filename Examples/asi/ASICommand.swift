@@ -46,7 +46,9 @@ struct ASICommand: AsyncParsableCommand {
     func validate() throws {
         if urls.isEmpty { throw ValidationError("No URL given.") }
         if let resume = output.continueAt, resume != "-" {
-            throw ValidationError("Only '-C -' (resume where the output file ends) is supported.")
+            guard let offset = Int64(resume), offset >= 0, request.uploadFile != nil else {
+                throw ValidationError("-C takes '-' (resume the output file) or, with -T, a byte offset.")
+            }
         }
         if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }
         if transfer.maxRedirects < 0 || transfer.retry < 0 { throw ValidationError("Counts cannot be negative.") }

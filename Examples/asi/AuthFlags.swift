@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import HTTPCore
 
 /// The authentication flags, as curl's: which scheme answers a server's or a proxy's challenge, the proxy's
@@ -34,7 +35,8 @@ struct AuthFlags: ParsableArguments {
     // tunnel). The proxies issue owns the full flag (schemes, --noproxy, environment variables).
     @Option(
         name: [.customShort("x"), .customLong("proxy")],
-        help: ArgumentHelp("Use this HTTP proxy: [http://]host[:port] (port 1080 by default).", valueName: "proxy"))
+        help: ArgumentHelp(
+            "Use this HTTP proxy: [http://][user:password@]host[:port] (port 1080 by default).", valueName: "proxy"))
     var proxy: String?
 
     @Option(
@@ -56,11 +58,48 @@ struct AuthFlags: ParsableArguments {
         return proxyBasic ? .basic : nil
     }
 
-    /// The `-x` proxy as a route, or `nil`.
-    var proxyRoute: ProxyRoute? {
+    /// The `-x` proxy's `host[:port]` and its `user:password@`, if any (percent-decoded).
+    private var proxyParts: (authority: String, userInfo: String?)? {
         guard let proxy, !proxy.isEmpty else { return nil }
         var text = proxy.hasPrefix("http://") ? String(proxy.dropFirst(7)) : proxy
         text = String(text.prefix { $0 != "/" })
+        guard let at = text.lastIndex(of: "@") else { return (text, nil) }
+        let userInfo = String(text[..<at])
+        return (String(text[text.index(after: at)...]), Self.percentDecoded(userInfo))
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = Substring(text).utf8[...]
+        while let byte = rest.popFirst() {
+            if byte == UInt8(ascii: "%"), rest.count >= 2,
+                let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The proxy's `user:password`: `-U`, else the one inside the `-x` URL.
+    var proxyUserText: String? { proxyUser ?? proxyParts?.userInfo }
+
+    /// The `Proxy-Authorization: Basic …` field curl sends before any 407 when proxy credentials are given and
+    /// no other proxy scheme is forced (`--proxy-digest`, `--proxy-ntlm`, `--proxy-anyauth`); `nil` otherwise.
+    /// The transport sends it to a plain HTTP proxy only, never down a `CONNECT` tunnel or to an origin.
+    var preemptiveProxyField: String? {
+        guard let text = proxyUserText, proxyRoute != nil, !proxyAnyAuth, !proxyDigest, !proxyNTLM else { return nil }
+        let credential = TransferContext.credential(text)
+        return "Proxy-Authorization: Basic "
+            + Data("\(credential.user):\(credential.password)".utf8).base64EncodedString()
+    }
+
+    /// The `-x` proxy as a route, or `nil`.
+    var proxyRoute: ProxyRoute? {
+        guard var text = proxyParts?.authority else { return nil }
         var port = 1080
         if let colon = text.lastIndex(of: ":"), !text.hasSuffix("]"),
             let number = Int(text[text.index(after: colon)...])
@@ -77,7 +116,7 @@ struct AuthFlags: ParsableArguments {
     ///   - hasUser: Whether `-u` gave credentials (they win over a bearer token, as in curl).
     func apply(to options: inout RequestOptions, hasUser: Bool) {
         options.proxyAuthenticationScheme = proxyScheme
-        if let proxyUser { options.proxyCredential = TransferContext.credential(proxyUser) }
+        if let proxyUserText { options.proxyCredential = TransferContext.credential(proxyUserText) }
         if !hasUser, let bearer { options.credential = .bearer(bearer) }
         if let scheme, scheme != .basic { options.authenticationScheme = scheme }
         options.failsOnUnansweredChallenge = false  // curl prints the last 401 and exits 0

@@ -45,8 +45,10 @@ struct TransferContext: Sendable {
             options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
         }
         builder = RequestBuilder(
-            method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
-            form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: request.cookies,
+            method: request.method, headers: auth.preemptiveProxyField.map { [$0] + request.headers } ?? request.headers,
+            data: request.data, dataBinary: request.dataBinary,
+            form: request.form, uploadFile: request.uploadFile, uploadOffset: output.continueAt.flatMap { Int64($0) },
+            head: request.head, cookies: request.cookies,
             usesCookieEngine: !request.cookies.isEmpty || request.cookieJar != nil,
             credential: request.user.map(Self.credential),
             preemptiveBasic: !request.anyAuth && (auth.scheme == nil || auth.scheme == .basic), options: options)

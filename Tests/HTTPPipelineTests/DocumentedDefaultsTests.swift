@@ -151,6 +151,7 @@ import Testing
             "RequestOptions.proxyCredential": render(options.proxyCredential),
             "RequestOptions.proxyAuthenticationScheme": render(options.proxyAuthenticationScheme),
             "RequestOptions.failsOnUnansweredChallenge": String(options.failsOnUnansweredChallenge),
+            "RequestOptions.keepsMethodWithBody": String(options.keepsMethodWithBody),
             "RequestOptions.usesCookieStore": String(options.usesCookieStore),
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",
             "RequestOptions.cachePolicy": options.cachePolicy.isEmpty ? "[]" : String(options.cachePolicy.rawValue),

@@ -44,6 +44,9 @@ public struct RequestOptions: Sendable {
     /// ``ClientError/Code/authenticationFailed`` (ASIHTTPRequest's `ASIAuthenticationErrorType`). Off, the
     /// challenge is the request's response, as curl prints it. Default `true`.
     public var failsOnUnansweredChallenge: Bool
+    /// Whether a `GET` or `HEAD` with a non-empty body keeps its method (curl's `-X GET -T file`). Default
+    /// `false`: such a request is sent as `POST`, as ASIHTTPRequest's `appendPostData:` did.
+    public var keepsMethodWithBody: Bool
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
@@ -115,6 +118,7 @@ public struct RequestOptions: Sendable {
         self.proxyCredential = nil
         self.proxyAuthenticationScheme = nil
         self.failsOnUnansweredChallenge = true
+        self.keepsMethodWithBody = false
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []
