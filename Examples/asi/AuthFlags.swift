@@ -43,6 +43,11 @@ struct AuthFlags: ParsableArguments {
         name: .customLong("oauth2-bearer"), help: ArgumentHelp("Send this OAuth 2 bearer token.", valueName: "token"))
     var bearer: String?
 
+    @Flag(
+        name: .customLong("location-trusted"),
+        help: "Like -L, and send -u's credentials to the hosts redirected to as well (curl's flag).")
+    var locationTrusted = false
+
     /// The server scheme the flags force, if any: `.basic` (sent up front), `.digest` or `.ntlm`.
     var scheme: AuthenticationScheme? {
         if ntlm { return .ntlm }
@@ -120,5 +125,9 @@ struct AuthFlags: ParsableArguments {
         if !hasUser, let bearer { options.credential = .bearer(bearer) }
         if let scheme, scheme != .basic { options.authenticationScheme = scheme }
         options.failsOnUnansweredChallenge = false  // curl prints the last 401 and exits 0
+        if locationTrusted {
+            options.followsRedirects = true
+            options.keepsCredentialsOnRedirect = true
+        }
     }
 }

@@ -152,6 +152,7 @@ import Testing
             "RequestOptions.proxyAuthenticationScheme": render(options.proxyAuthenticationScheme),
             "RequestOptions.failsOnUnansweredChallenge": String(options.failsOnUnansweredChallenge),
             "RequestOptions.keepsMethodWithBody": String(options.keepsMethodWithBody),
+            "RequestOptions.keepsCredentialsOnRedirect": String(options.keepsCredentialsOnRedirect),
             "RequestOptions.usesCookieStore": String(options.usesCookieStore),
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",
             "RequestOptions.cachePolicy": options.cachePolicy.isEmpty ? "[]" : String(options.cachePolicy.rawValue),

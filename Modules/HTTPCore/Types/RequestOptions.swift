@@ -47,6 +47,10 @@ public struct RequestOptions: Sendable {
     /// Whether a `GET` or `HEAD` with a non-empty body keeps its method (curl's `-X GET -T file`). Default
     /// `false`: such a request is sent as `POST`, as ASIHTTPRequest's `appendPostData:` did.
     public var keepsMethodWithBody: Bool
+    /// Whether the request's own ``credential`` and `Authorization` field follow a redirect to another origin,
+    /// with the scheme already negotiated sent up front there (curl's `--location-trusted`). Default `false`:
+    /// they never leave the first origin.
+    public var keepsCredentialsOnRedirect: Bool
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
@@ -119,6 +123,7 @@ public struct RequestOptions: Sendable {
         self.proxyAuthenticationScheme = nil
         self.failsOnUnansweredChallenge = true
         self.keepsMethodWithBody = false
+        self.keepsCredentialsOnRedirect = false
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []

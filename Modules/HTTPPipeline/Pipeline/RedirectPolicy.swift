@@ -10,7 +10,8 @@ public import HTTPCore
 /// - ``RedirectBehavior/rfc2616``: 301 and 302 keep method and body too; 303 is always `GET`.
 /// - `HEAD` stays `HEAD` (a redirect never turns a `HEAD` into a download).
 /// - `Authorization`, `Proxy-Authorization` and `Cookie` headers, and ``RequestOptions/credential``, never go
-///   to another origin. Other headers
+///   to another origin, unless ``RequestOptions/keepsCredentialsOnRedirect`` keeps `Authorization` and the
+///   credential (curl's `--location-trusted`). Other headers
 ///   are kept (a deliberate fix of ASIHTTPRequest quirk 1; see `Docs/Decisions/0001-redirect-headers.md`),
 ///   except the body's own headers when the body is dropped.
 public enum RedirectPolicy {
@@ -45,8 +46,12 @@ public enum RedirectPolicy {
                 message: "Redirect \(status) needs the request body again, but it is a one-time stream")
         }
         if Origin(target) != Origin(request.url) {
-            for name in originBoundFieldNames { next.headerFields[name] = nil }
-            next.options.credential = nil  // the request's own credentials belong to the first origin
+            let trusted = request.options.keepsCredentialsOnRedirect
+            for name in originBoundFieldNames where !(trusted && name == .authorization) {
+                next.headerFields[name] = nil
+            }
+            // the request's own credentials belong to the first origin, unless the caller trusts every origin
+            if !trusted { next.options.credential = nil }
         }
         next.options.requestCookies = []
         return next
