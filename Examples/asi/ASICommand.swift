@@ -55,21 +55,40 @@ struct ASICommand: AsyncParsableCommand {
         if output.outputs.count > urls.count { throw ValidationError("More -o files than URLs.") }
     }
 
-    /// Parses the arguments and runs; usage errors exit with 2, as curl's do.
+    /// Parses the arguments and runs; usage errors exit with 2, as curl's do. `--next` starts another group of
+    /// URLs with its own options (curl's flag): every group is parsed first, then run in order; the exit code is
+    /// the last failing group's.
     static func main() async {
+        var commands: [any ParsableCommand] = []
         do {
-            var command = try parseAsRoot()
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
+            for group in groups(Array(CommandLine.arguments.dropFirst())) { commands.append(try parseAsRoot(group)) }
         } catch let error where exitCode(for: error) == .validationFailure {
             Output.writeError("asi: " + message(for: error) + "\nTry 'asi --help' for more information.\n")
             exit(withError: ExitCode(2))
         } catch {
             exit(withError: error)
         }
+        var failure: ExitCode?
+        for var command in commands {
+            do {
+                if var command = command as? any AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
+            } catch let code as ExitCode {
+                failure = code
+            } catch {
+                exit(withError: error)
+            }
+        }
+        if let failure { exit(withError: failure) }
+    }
+
+    /// The arguments split at each `--next`; empty groups are dropped.
+    static func groups(_ arguments: [String]) -> [[String]] {
+        let groups = arguments.split(separator: "--next", omittingEmptySubsequences: true).map(Array.init)
+        return groups.isEmpty ? [[]] : groups
     }
 
     func run() async throws {
