@@ -22,9 +22,7 @@ struct ASICommand: AsyncParsableCommand {
             - --compressed is on by default; --no-compressed turns it off.
             - --no-keepalive closes each connection after its request.
             - Cookies are kept only with -b or -c.
-            - Digest signs the absolute-form uri through a proxy (-x); curl
-              signs the path. On a terminal, a 401/407 without credentials
-              asks for them.
+            - On a terminal, a 401/407 without credentials asks for them.
 
             Exit codes (as curl's): 2 usage, 3 malformed URL, 6 cannot resolve host,
             7 cannot connect, 8 bad server reply, 22 HTTP error with --fail,

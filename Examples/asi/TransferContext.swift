@@ -45,7 +45,7 @@ struct TransferContext: Sendable {
             options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
         }
         builder = RequestBuilder(
-            method: request.method, headers: auth.preemptiveProxyField.map { [$0] + request.headers } ?? request.headers,
+            method: request.method, headers: (auth.preemptiveProxyField.map { [$0] } ?? []) + request.headers,
             data: request.data, dataBinary: request.dataBinary,
             form: request.form, uploadFile: request.uploadFile, uploadOffset: output.continueAt.flatMap { Int64($0) },
             head: request.head, cookies: request.cookies,
