@@ -71,8 +71,16 @@ struct ASICommandCurlAuthFlagsTests {
                 ])
                 #expect(run.status == 0, "\(run.stderr)")
                 #expect(run.output == "digest secret\n", "\(squid.accessLog)")
-                // Basic went to squid before any 407 (curl's -U rule), so squid never challenged.
+                // Basic went to squid before any 407 (curl's -U rule), so squid never challenged ...
                 #expect(!squid.accessLog.contains("/407"), "\(squid.accessLog)")
+                // ... while --proxy-anyauth waits for the challenge.
+                let waiting = try await ASICommandRun.run([
+                    "-x", "127.0.0.1:\(squid.port)", "--proxy-anyauth", "-U", "\(SquidPeer.user):\(SquidPeer.password)",
+                    "--digest", "-u", "\(ApachePeer.user):\(ApachePeer.password)",
+                    apache.url("/digest/index.txt").absoluteString,
+                ])
+                #expect(waiting.status == 0 && waiting.output == "digest secret\n", "\(waiting.stderr)")
+                #expect(squid.accessLog.contains("/407"), "\(squid.accessLog)")
             }
         }
     }
