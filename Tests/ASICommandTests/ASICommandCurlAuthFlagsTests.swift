@@ -3,9 +3,10 @@ import HTTPTesting
 import TestSupport
 import Testing
 
-/// curl flags added for curl's own Digest cases (Decision 0008): `-T FILE -C OFFSET -X GET`, `--location-trusted`
-/// and `--next` against the loopback server, and through squid to Apache: credentials inside `-x`, proxy Basic
-/// sent before any 407, and the origin's Digest `uri` as the path Apache receives.
+/// curl flags added for curl's own Digest cases (Decision 0008): `-T FILE -C OFFSET -X GET`, the body-less
+/// probe of a `--digest` POST, `--location-trusted` and `--next` against the loopback server, and through squid
+/// to Apache: credentials inside `-x`, proxy Basic sent before any 407, and the origin's Digest `uri` as the path
+/// Apache receives.
 @Suite("asi: curl's auth-related flags")
 struct ASICommandCurlAuthFlagsTests {
     @Test func resumedUploadSendsTheRestWithContentRangeAndKeepsTheMethod() async throws {
@@ -27,6 +28,34 @@ struct ASICommandCurlAuthFlagsTests {
         #expect(server.requests.last?.header("Content-Range") == nil)
         let offsetWithoutUpload = try await ASICommandRun.run(["-C", "4", server.url("/up").absoluteString])
         #expect(offsetWithoutUpload.status == 2)
+    }
+
+    @Test func digestPostProbesWithoutTheBodyAndSendsItOnce() async throws {
+        let server = try LoopbackServer { request in
+            if request.path == "/open" { return .ok("open") }
+            guard request.header("Authorization") != nil else {
+                return .status(401, headers: [("WWW-Authenticate", "Digest realm=\"r\", nonce=\"n\"")])
+            }
+            return .ok("authorized")
+        }
+        defer { server.shutdown() }
+        let run = try await ASICommandRun.run([
+            "--digest", "-u", "u:p", "-d", "payload", server.url("/auth").absoluteString,
+        ])
+        #expect(run.status == 0 && run.output == "authorized", "\(run.stderr)")
+        #expect(server.requests.map(\.bodyText) == ["", "payload"])
+        #expect(server.requests.first?.header("Content-Length") == "0")
+        #expect(server.requests.first?.header("Authorization") == nil)
+        // No challenge: the POST is sent again with its body (curl's test 175).
+        let open = try await ASICommandRun.run([
+            "--anyauth", "-u", "u:p", "-d", "payload", server.url("/open").absoluteString,
+        ])
+        #expect(open.status == 0 && open.output == "open", "\(open.stderr)")
+        #expect(server.requests.suffix(2).map(\.bodyText) == ["", "payload"])
+        // Basic (-u alone) sends the body the first time.
+        let basic = try await ASICommandRun.run(["-u", "u:p", "-d", "payload", server.url("/open").absoluteString])
+        #expect(basic.status == 0, "\(basic.stderr)")
+        #expect(server.requests.count == 5 && server.requests.last?.bodyText == "payload")
     }
 
     @Test func locationTrustedSendsTheCredentialToTheOtherOrigin() async throws {

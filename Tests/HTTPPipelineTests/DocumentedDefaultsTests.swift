@@ -153,6 +153,7 @@ import Testing
             "RequestOptions.failsOnUnansweredChallenge": String(options.failsOnUnansweredChallenge),
             "RequestOptions.keepsMethodWithBody": String(options.keepsMethodWithBody),
             "RequestOptions.keepsCredentialsOnRedirect": String(options.keepsCredentialsOnRedirect),
+            "RequestOptions.withholdsBodyUntilChallenged": String(options.withholdsBodyUntilChallenged),
             "RequestOptions.usesCookieStore": String(options.usesCookieStore),
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",
             "RequestOptions.cachePolicy": options.cachePolicy.isEmpty ? "[]" : String(options.cachePolicy.rawValue),

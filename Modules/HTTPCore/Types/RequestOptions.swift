@@ -51,6 +51,11 @@ public struct RequestOptions: Sendable {
     /// with the scheme already negotiated sent up front there (curl's `--location-trusted`). Default `false`:
     /// they never leave the first origin.
     public var keepsCredentialsOnRedirect: Bool
+    /// Whether a request with a ``credential`` that waits for the challenge
+    /// (``presentsCredentialsBeforeChallenge`` `false`) sends its first attempt with an empty body: the body goes
+    /// with the answer to the 401, or with a second attempt after any other answer, so it is sent once (curl's
+    /// rule for `--digest`, `--ntlm` and `--anyauth`). Default `false`: the body goes every time.
+    public var withholdsBodyUntilChallenged: Bool
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
@@ -124,6 +129,7 @@ public struct RequestOptions: Sendable {
         self.failsOnUnansweredChallenge = true
         self.keepsMethodWithBody = false
         self.keepsCredentialsOnRedirect = false
+        self.withholdsBodyUntilChallenged = false
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []

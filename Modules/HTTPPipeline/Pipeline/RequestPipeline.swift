@@ -70,8 +70,12 @@ struct RequestPipeline: Sendable {
             return true
         }
 
+        // RequestOptions.withholdsBodyUntilChallenged: the first attempt probes with an empty body.
+        var withholdsBody = current.options.withholdsBodyUntilChallenged && current.options.credential != nil
+            && !current.options.presentsCredentialsBeforeChallenge && (current.body.map { $0.length != 0 } ?? false)
         while true {
             var hop = current
+            if withholdsBody { hop.body = .bytes([]) }
             try await prepare(&hop, authentication: authentication, authState: &authState, cached: cached)
             if proxyAuthState.negotiation != nil {
                 let request = hop
@@ -110,6 +114,13 @@ struct RequestPipeline: Sendable {
             } else if AuthenticationStage.needsSaving(proxyAuthState) {
                 try await staged(.credentials) {
                     try await authentication.proxySucceeded(response, for: current, state: &proxyAuthState)
+                }
+            }
+            if withholdsBody, !isProxyChallenge {
+                withholdsBody = false
+                if response.status.code != 401 {  // no challenge: send it again, this time with the body
+                    await response.body.discard()
+                    continue
                 }
             }
             if response.status.code == 401, !isProxyChallenge {
