@@ -43,8 +43,9 @@ struct TransferContext: Sendable {
         auth.apply(to: &options, hasUser: request.user != nil)
         if request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm {
             options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
-            options.withholdsBodyUntilChallenged = true  // and sends a POST's body only once it knows the scheme
         }
+        // --digest/--ntlm (not --anyauth): a body goes only once the scheme answered, as curl's
+        options.withholdsBodyUntilChallenged = auth.scheme == .digest || auth.scheme == .ntlm
         builder = RequestBuilder(
             method: request.method, headers: (auth.preemptiveProxyField.map { [$0] } ?? []) + request.headers,
             data: request.data, dataBinary: request.dataBinary,

@@ -33,6 +33,7 @@ struct ASICommandCurlAuthFlagsTests {
     @Test func digestPostProbesWithoutTheBodyAndSendsItOnce() async throws {
         let server = try LoopbackServer { request in
             if request.path == "/open" { return .ok("open") }
+            if request.path == "/moved" { return .redirect(302, to: "/elsewhere") }
             guard request.header("Authorization") != nil else {
                 return .status(401, headers: [("WWW-Authenticate", "Digest realm=\"r\", nonce=\"n\"")])
             }
@@ -48,14 +49,24 @@ struct ASICommandCurlAuthFlagsTests {
         #expect(server.requests.first?.header("Authorization") == nil)
         // No challenge: the POST is sent again with its body (curl's test 175).
         let open = try await ASICommandRun.run([
-            "--anyauth", "-u", "u:p", "-d", "payload", server.url("/open").absoluteString,
+            "--digest", "-u", "u:p", "-d", "payload", server.url("/open").absoluteString,
         ])
         #expect(open.status == 0 && open.output == "open", "\(open.stderr)")
         #expect(server.requests.suffix(2).map(\.bodyText) == ["", "payload"])
-        // Basic (-u alone) sends the body the first time.
+        // A redirect (or an error) to the probe is the answer (curl's test 177).
+        let moved = try await ASICommandRun.run([
+            "--digest", "-u", "u:p", "-d", "payload", "-w", "%{http_code}", server.url("/moved").absoluteString,
+        ])
+        #expect(moved.status == 0 && moved.output == "302", "\(moved.stderr)")
+        #expect(server.requests.count == 5 && server.requests.last?.bodyText == "")
+        // --anyauth and Basic (-u alone) send the body the first time (curl's tests 174, 156).
+        let anyauth = try await ASICommandRun.run([
+            "--anyauth", "-u", "u:p", "-d", "payload", server.url("/open").absoluteString,
+        ])
+        #expect(anyauth.status == 0, "\(anyauth.stderr)")
         let basic = try await ASICommandRun.run(["-u", "u:p", "-d", "payload", server.url("/open").absoluteString])
         #expect(basic.status == 0, "\(basic.stderr)")
-        #expect(server.requests.count == 5 && server.requests.last?.bodyText == "payload")
+        #expect(server.requests.count == 7 && server.requests.suffix(2).map(\.bodyText) == ["payload", "payload"])
     }
 
     @Test func locationTrustedSendsTheCredentialToTheOtherOrigin() async throws {

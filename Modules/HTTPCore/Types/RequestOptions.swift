@@ -53,8 +53,9 @@ public struct RequestOptions: Sendable {
     public var keepsCredentialsOnRedirect: Bool
     /// Whether a request with a ``credential`` that waits for the challenge
     /// (``presentsCredentialsBeforeChallenge`` `false`) sends its first attempt with an empty body: the body goes
-    /// with the answer to the 401, or with a second attempt after any other answer, so it is sent once (curl's
-    /// rule for `--digest`, `--ntlm` and `--anyauth`). Default `false`: the body goes every time.
+    /// with the answer to the 401, or with a second attempt after a 2xx answer (any other answer is the
+    /// response), so it is sent once (curl's rule for `--digest` and `--ntlm`). Default `false`: the body goes
+    /// every time.
     public var withholdsBodyUntilChallenged: Bool
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool

@@ -118,7 +118,7 @@ struct RequestPipeline: Sendable {
             }
             if withholdsBody, !isProxyChallenge {
                 withholdsBody = false
-                if response.status.code != 401 {  // no challenge: send it again, this time with the body
+                if (200..<300).contains(response.status.code) {  // no challenge: again, this time with the body
                     await response.body.discard()
                     continue
                 }
