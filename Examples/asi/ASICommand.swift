@@ -24,9 +24,7 @@ struct ASICommand: AsyncParsableCommand {
             - Cookies are kept only with -b or -c.
             - --limit-rate holds every second to the rate (curl averages);
               --max-bandwidth (not in curl) is one budget for all transfers.
-            - Digest signs the absolute-form uri through a proxy (-x); curl
-              signs the path. On a terminal, a 401/407 without credentials
-              asks for them.
+            - On a terminal, a 401/407 without credentials asks for them.
 
             Exit codes (as curl's): 2 usage, 3 malformed URL, 6 cannot resolve host,
             7 cannot connect, 8 bad server reply, 22 HTTP error with --fail,
@@ -53,7 +51,9 @@ struct ASICommand: AsyncParsableCommand {
     func validate() throws {
         if urls.isEmpty { throw ValidationError("No URL given.") }
         if let resume = output.continueAt, resume != "-" {
-            throw ValidationError("Only '-C -' (resume where the output file ends) is supported.")
+            guard let offset = Int64(resume), offset >= 0, request.uploadFile != nil else {
+                throw ValidationError("-C takes '-' (resume the output file) or, with -T, a byte offset.")
+            }
         }
         if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }
         if transfer.maxRedirects < 0 || transfer.retry < 0 { throw ValidationError("Counts cannot be negative.") }
@@ -66,21 +66,40 @@ struct ASICommand: AsyncParsableCommand {
         }
     }
 
-    /// Parses the arguments and runs; usage errors exit with 2, as curl's do.
+    /// Parses the arguments and runs; usage errors exit with 2, as curl's do. `--next` starts another group of
+    /// URLs with its own options (curl's flag): every group is parsed first, then run in order; the exit code is
+    /// the last failing group's.
     static func main() async {
+        var commands: [any ParsableCommand] = []
         do {
-            var command = try parseAsRoot()
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
+            for group in groups(Array(CommandLine.arguments.dropFirst())) { commands.append(try parseAsRoot(group)) }
         } catch let error where exitCode(for: error) == .validationFailure {
             Output.writeError("asi: " + message(for: error) + "\nTry 'asi --help' for more information.\n")
             exit(withError: ExitCode(2))
         } catch {
             exit(withError: error)
         }
+        var failure: ExitCode?
+        for var command in commands {
+            do {
+                if var command = command as? any AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
+            } catch let code as ExitCode {
+                failure = code
+            } catch {
+                exit(withError: error)
+            }
+        }
+        if let failure { exit(withError: failure) }
+    }
+
+    /// The arguments split at each `--next`; empty groups are dropped.
+    static func groups(_ arguments: [String]) -> [[String]] {
+        let groups = arguments.split(separator: "--next", omittingEmptySubsequences: true).map(Array.init)
+        return groups.isEmpty ? [[]] : groups
     }
 
     func run() async throws {

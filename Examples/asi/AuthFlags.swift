@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import HTTPCore
 
 /// The authentication flags, as curl's: which scheme answers a server's or a proxy's challenge, the proxy's
@@ -34,6 +35,11 @@ struct AuthFlags: ParsableArguments {
         name: .customLong("oauth2-bearer"), help: ArgumentHelp("Send this OAuth 2 bearer token.", valueName: "token"))
     var bearer: String?
 
+    @Flag(
+        name: .customLong("location-trusted"),
+        help: "Like -L, and send -u's credentials to the hosts redirected to as well (curl's flag).")
+    var locationTrusted = false
+
     /// The server scheme the flags force, if any: `.basic` (sent up front), `.digest` or `.ntlm`.
     var scheme: AuthenticationScheme? {
         if ntlm { return .ntlm }
@@ -49,6 +55,20 @@ struct AuthFlags: ParsableArguments {
         return proxyBasic ? .basic : nil
     }
 
+    /// The `Proxy-Authorization: Basic …` field curl sends before any 407 when proxy credentials are given (`-U`,
+    /// or `user:password@` inside `-x`, already in `route`) and no other proxy scheme is forced (`--proxy-digest`,
+    /// `--proxy-ntlm`, `--proxy-anyauth`); `nil` otherwise. The transport sends it to a plain HTTP proxy only,
+    /// never down a `CONNECT` tunnel or to an origin.
+    /// - Parameter route: The `-x` proxy, if any.
+    /// - Returns: The header line, or `nil`.
+    func preemptiveProxyField(route: ProxyRoute?) -> String? {
+        guard let route, !proxyAnyAuth, !proxyDigest, !proxyNTLM,
+            let credential = proxyUser.map(TransferContext.credential) ?? route.credential
+        else { return nil }
+        return "Proxy-Authorization: Basic "
+            + Data("\(credential.user):\(credential.password)".utf8).base64EncodedString()
+    }
+
     /// Applies the proxy flags and the bearer token to the request options.
     /// - Parameters:
     ///   - options: The options to change.
@@ -59,5 +79,9 @@ struct AuthFlags: ParsableArguments {
         if !hasUser, let bearer { options.credential = .bearer(bearer) }
         if let scheme, scheme != .basic { options.authenticationScheme = scheme }
         options.failsOnUnansweredChallenge = false  // curl prints the last 401 and exits 0
+        if locationTrusted {
+            options.followsRedirects = true
+            options.keepsCredentialsOnRedirect = true
+        }
     }
 }

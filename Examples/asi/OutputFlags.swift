@@ -15,7 +15,9 @@ struct OutputFlags: ParsableArguments {
 
     @Option(
         name: [.customShort("C"), .customLong("continue-at")],
-        help: ArgumentHelp("\"-\": resume a partial output file where it ends.", valueName: "-"))
+        help: ArgumentHelp(
+            "\"-\": resume a partial output file where it ends; with -T, a byte offset to upload from.",
+            valueName: "-|offset"))
     var continueAt: String?
 
     @Flag(

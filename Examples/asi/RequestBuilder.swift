@@ -10,6 +10,8 @@ struct RequestBuilder: Sendable {
     var dataBinary: [String]
     var form: [String]
     var uploadFile: String?
+    /// `-C OFFSET` with `-T`: send the file from this byte on, with `Content-Range`.
+    var uploadOffset: Int64? = nil
     var head: Bool
     var cookies: [String]
     /// Whether `-b` or `-c` turned on the cookie store, as they turn on curl's cookie engine.
@@ -32,6 +34,7 @@ struct RequestBuilder: Sendable {
         }
         if let method {
             request.method = HTTPRequest.Method(method) ?? request.method
+            request.options.keepsMethodWithBody = true  // -X is sent as given, body or not (as curl does)
         } else if head {
             request.method = .head
         }
@@ -74,7 +77,11 @@ struct RequestBuilder: Sendable {
             if let contentType { request.headerFields[.contentType] = contentType }
             request.method = .post
         } else if let uploadFile {
-            request.body = try .file(atPath: uploadFile)
+            if let uploadOffset {
+                try UploadResume.apply(path: uploadFile, offset: uploadOffset, to: &request)
+            } else {
+                request.body = try .file(atPath: uploadFile)
+            }
             request.method = .put
             if request.url.path().hasSuffix("/"), let name = uploadFile.split(separator: "/").last {
                 request.url.append(path: String(name))

@@ -38,7 +38,9 @@ struct TransferContext: Sendable {
         let sources = try CredentialSources(credentialSources)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
-        transport.proxyResolver = try connection.proxyResolver()
+        let proxy = try connection.proxyResolver()
+        let proxyRoute = proxy?.route
+        transport.proxyResolver = proxy
         // .netrc up front on redirect hops only with Basic: not with --anyauth, --digest or --ntlm (nothing goes out
         // before a challenge there: curl test 1966) nor with a bearer token (curl test 2006).
         let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm
@@ -58,9 +60,14 @@ struct TransferContext: Sendable {
         if waitsForChallenge {
             options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
         }
+        // --digest/--ntlm (not --anyauth): a body goes only once the scheme answered, as curl's
+        options.withholdsBodyUntilChallenged = auth.scheme == .digest || auth.scheme == .ntlm
         builder = RequestBuilder(
-            method: request.method, headers: request.headers, data: request.data, dataBinary: request.dataBinary,
-            form: request.form, uploadFile: request.uploadFile, head: request.head, cookies: cookie.cookies,
+            method: request.method,
+            headers: (auth.preemptiveProxyField(route: proxyRoute).map { [$0] } ?? []) + request.headers,
+            data: request.data, dataBinary: request.dataBinary,
+            form: request.form, uploadFile: request.uploadFile, uploadOffset: output.continueAt.flatMap { Int64($0) },
+            head: request.head, cookies: cookie.cookies,
             usesCookieEngine: cookie.usesCookieEngine,
             credential: request.user.map(Self.credential),
             preemptiveBasic: !request.anyAuth && (auth.scheme == nil || auth.scheme == .basic),

@@ -87,6 +87,20 @@ import Testing
         #expect(value.contains("userhash=true"))
     }
 
+    /// curl's test 3221: CR/LF in a user name go as `%0A%0D` inside the quotes; the hash uses the name itself.
+    @Test func controlBytesInTheNameArePercentEscapedAndNonASCIIUsesUsernameStar() throws {
+        let challenge = HTTPChallenge(scheme: .digest, parameters: ["realm": "testrealm%0a%0d", "nonce": "1053604145"])
+        let crlf = try DigestNegotiation(
+            challenge: challenge, credential: Credential(user: "hello\n\r", password: "there")) { "c" }
+        let value = try crlf.authorization(for: AuthenticatedRequest(method: "GET", target: "/"))
+        #expect(value.hasPrefix("Digest username=\"hello%0A%0D\", "), "\(value)")
+        #expect(value.contains("response=\"64e5ae1b90f05309847ac483c1094284\""), "\(value)")
+        let accented = try DigestNegotiation(
+            challenge: challenge, credential: Credential(user: "J\u{E4}", password: "p")) { "c" }
+        let other = try accented.authorization(for: AuthenticatedRequest(method: "GET", target: "/"))
+        #expect(other.hasPrefix("Digest username*=UTF-8''J%C3%A4, "), "\(other)")
+    }
+
     @Test func staleChallengeContinuesWithTheNewNonceAndOthersReject() throws {
         let negotiation = try DigestNegotiation(
             challenge: HTTPChallenge(scheme: .digest, parameters: ["realm": "r", "nonce": "one", "qop": "auth"]),

@@ -66,6 +66,19 @@ import Testing
         #expect(next.headerFields[HTTPField.Name("X-Api-Key")!] == "k")
     }
 
+    @Test func keepsCredentialsOnRedirectLetsAuthorizationAndTheCredentialFollowButNotCookies() throws {
+        var request = Request(url: url("http://a.example/start"))
+        request.headerFields[.authorization] = "Basic abc"
+        request.headerFields[.cookie] = "session=1"
+        request.options.credential = Credential(user: "u", password: "p")
+        request.options.keepsCredentialsOnRedirect = true
+        let next = try #require(try RedirectPolicy.nextRequest(status: 302, location: "https://b.example/next",
+                                                               after: request))
+        #expect(next.headerFields[.authorization] == "Basic abc")
+        #expect(next.options.credential == Credential(user: "u", password: "p"))
+        #expect(next.headerFields[.cookie] == nil)
+    }
+
     @Test(arguments: [200, 204, 300, 304, 305, 306, 400, 404, 500])
     func nonRedirectStatusesDoNotRedirect(_ status: Int) throws {
         #expect(try RedirectPolicy.nextRequest(status: status, location: "/x", after: Request("http://a.example/")) == nil)

@@ -44,6 +44,19 @@ public struct RequestOptions: Sendable {
     /// ``ClientError/Code/authenticationFailed`` (ASIHTTPRequest's `ASIAuthenticationErrorType`). Off, the
     /// challenge is the request's response, as curl prints it. Default `true`.
     public var failsOnUnansweredChallenge: Bool
+    /// Whether a `GET` or `HEAD` with a non-empty body keeps its method (curl's `-X GET -T file`). Default
+    /// `false`: such a request is sent as `POST`, as ASIHTTPRequest's `appendPostData:` did.
+    public var keepsMethodWithBody: Bool
+    /// Whether the request's own ``credential`` and `Authorization` field follow a redirect to another origin,
+    /// with the scheme already negotiated sent up front there (curl's `--location-trusted`). Default `false`:
+    /// they never leave the first origin.
+    public var keepsCredentialsOnRedirect: Bool
+    /// Whether a request with a ``credential`` that waits for the challenge
+    /// (``presentsCredentialsBeforeChallenge`` `false`) sends its first attempt with an empty body: the body goes
+    /// with the answer to the 401, or with a second attempt after a 2xx answer (any other answer is the
+    /// response), so it is sent once (curl's rule for `--digest` and `--ntlm`). Default `false`: the body goes
+    /// every time.
+    public var withholdsBodyUntilChallenged: Bool
     /// Whether the client's cookie store is used and updated (`useCookiePersistence`). Default `true`.
     public var usesCookieStore: Bool
     /// Cookies sent in addition to the stored ones, on the first hop only (`requestCookies`).
@@ -121,6 +134,9 @@ public struct RequestOptions: Sendable {
         self.proxyCredential = nil
         self.proxyAuthenticationScheme = nil
         self.failsOnUnansweredChallenge = true
+        self.keepsMethodWithBody = false
+        self.keepsCredentialsOnRedirect = false
+        self.withholdsBodyUntilChallenged = false
         self.usesCookieStore = true
         self.requestCookies = []
         self.cachePolicy = []

@@ -1,14 +1,14 @@
 import FoundationEssentials
 import HTTPCore
 
-/// The request as an ``AuthenticationNegotiation`` sees it: the request-target in the form the transport puts on
-/// the request line, so Digest's `uri` equals it (RFC 7616 §3.4).
+/// The request as an ``AuthenticationNegotiation`` sees it: Digest's `uri` is the origin-form `/path?query` even
+/// through a plain HTTP proxy (as curl and browsers sign it; the origin receives origin-form from the proxy and
+/// checks `uri` against it, and squid accepts it for `Proxy-Authorization`), `host:port` for a `CONNECT` tunnel.
 extension AuthenticationStage {
     /// The view of `request` for a negotiation.
     /// - Parameters:
     ///   - request: The hop about to be sent.
-    ///   - route: The route the last response came over, if known: a plain HTTP proxy carrying an `http` URL
-    ///     gets the absolute-form.
+    ///   - route: The route the last response came over, if known.
     ///   - forProxy: Whether the value is for the proxy: an `https` URL through a proxy is then the tunnel's
     ///     `CONNECT host:port`.
     /// - Returns: Method, request-target and, when in memory, the body.
@@ -21,12 +21,8 @@ extension AuthenticationStage {
         case .bytes(let bytes): body = bytes
         default: body = nil
         }
-        if let route, !route.isDirect, scheme == "https" {
-            if forProxy {
-                return AuthenticatedRequest(method: "CONNECT", target: authority(of: url), body: [])
-            }
-        } else if let route, route.kind == .http || route.kind == .https, scheme == "http" {
-            return AuthenticatedRequest(method: request.method.rawValue, target: absoluteForm(of: url), body: body)
+        if let route, !route.isDirect, scheme == "https", forProxy {
+            return AuthenticatedRequest(method: "CONNECT", target: authority(of: url), body: [])
         }
         if request.method == .options, url.path(percentEncoded: true) == "*" {
             return AuthenticatedRequest(method: "OPTIONS", target: "*", body: body)
@@ -39,13 +35,6 @@ extension AuthenticationStage {
         if target.isEmpty { target = "/" }
         if let query = url.query(percentEncoded: true) { target += "?" + query }
         return target
-    }
-
-    private static func absoluteForm(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? "http"
-        var host = hostText(of: url)
-        if let port = url.port, port != (scheme == "https" ? 443 : 80) { host += ":\(port)" }
-        return scheme + "://" + host + originForm(of: url)
     }
 
     private static func authority(of url: URL) -> String {

@@ -91,7 +91,7 @@ struct AuthenticationStage: Sendable {
     /// The `Authorization` value to send before any challenge, if any. The persistent store is never asked here
     /// (ASIHTTPRequest never sends Keychain credentials pre-emptively).
     func preemptiveAuthorization(for request: Request, state: inout State) async throws -> String? {
-        resetIfOriginChanged(for: request.url, state: &state)
+        resetIfOriginChanged(for: request, state: &state)
         if let credential = state.credential, state.wasChallenged || state.source == .request
             || state.source == .session
         {
@@ -139,7 +139,7 @@ struct AuthenticationStage: Sendable {
     /// ``preemptiveAuthorization(for:state:)`` then turns into the `Authorization` value.
     /// - Throws: ``ClientError/Code/authenticationFailed`` when no usable credential is left.
     func answerChallenge(_ response: Response, for request: Request, state: inout State) async throws {
-        resetIfOriginChanged(for: request.url, state: &state)
+        resetIfOriginChanged(for: request, state: &state)
         guard let origin = Origin(request.url) else {
             throw Self.failure("Authentication needed", "the URL has no host")
         }
@@ -178,9 +178,12 @@ struct AuthenticationStage: Sendable {
 
     /// Forgets the state when `url` has another origin than the one it was built for. An empty state has
     /// nothing to forget (every path that fills it records the origin), so it costs no URL parsing.
-    private func resetIfOriginChanged(for url: URL, state: inout State) {
+    /// The request's own credential stays with ``RequestOptions/keepsCredentialsOnRedirect`` (curl's
+    /// `--location-trusted`): the scheme already picked is then sent up front to the redirect's origin.
+    private func resetIfOriginChanged(for request: Request, state: inout State) {
         guard !state.isEmpty else { return }
-        let origin = Origin(url)
+        if request.options.keepsCredentialsOnRedirect, state.source == .request { return }
+        let origin = Origin(request.url)
         if state.origin != origin { state = State(origin: origin) }
     }
 }

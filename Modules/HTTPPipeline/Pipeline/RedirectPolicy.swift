@@ -11,7 +11,8 @@ public import HTTPCore
 /// - `HEAD` stays `HEAD` (a redirect never turns a `HEAD` into a download).
 /// - `Authorization`, `Proxy-Authorization`, `Cookie` and a caller's `Host` headers, and
 ///   ``RequestOptions/credential``, never go to another origin (a `Host` field also scopes cookies, so it must
-///   not carry one site's cookies to the next). Other headers
+///   not carry one site's cookies to the next), unless ``RequestOptions/keepsCredentialsOnRedirect`` keeps
+///   `Authorization` and the credential (curl's `--location-trusted`). Other headers
 ///   are kept (a deliberate fix of ASIHTTPRequest quirk 1; see `Docs/Decisions/0001-redirect-headers.md`),
 ///   except the body's own headers when the body is dropped.
 public enum RedirectPolicy {
@@ -46,8 +47,12 @@ public enum RedirectPolicy {
                 message: "Redirect \(status) needs the request body again, but it is a one-time stream")
         }
         if Origin(target) != Origin(request.url) {
-            for name in originBoundFieldNames { next.headerFields[name] = nil }
-            next.options.credential = nil  // the request's own credentials belong to the first origin
+            let trusted = request.options.keepsCredentialsOnRedirect
+            for name in originBoundFieldNames where !(trusted && name == .authorization) {
+                next.headerFields[name] = nil
+            }
+            // the request's own credentials belong to the first origin, unless the caller trusts every origin
+            if !trusted { next.options.credential = nil }
         }
         next.options.requestCookies = []
         return next

@@ -68,8 +68,12 @@ struct RequestPipeline: Sendable {
             return true
         }
 
+        // RequestOptions.withholdsBodyUntilChallenged: the first attempt probes with an empty body.
+        var withholdsBody = current.options.withholdsBodyUntilChallenged && current.options.credential != nil
+            && !current.options.presentsCredentialsBeforeChallenge && (current.body.map { $0.length != 0 } ?? false)
         while true {
             var hop = current
+            if withholdsBody { hop.body = .bytes([]) }
             try await prepare(&hop, authentication: authentication, authState: &authState)
             if proxyAuthState.negotiation != nil {
                 let request = hop
@@ -140,6 +144,13 @@ struct RequestPipeline: Sendable {
             } else if AuthenticationStage.needsSaving(proxyAuthState) {
                 try await staged(.credentials) {
                     try await authentication.proxySucceeded(response, for: current, state: &proxyAuthState)
+                }
+            }
+            if withholdsBody, !isProxyChallenge {
+                withholdsBody = false
+                if (200..<300).contains(response.status.code) {  // no challenge: again, this time with the body
+                    await response.body.discard()
+                    continue
                 }
             }
             if response.status.code == 401, !isProxyChallenge {

@@ -38,8 +38,9 @@ final class DigestNegotiation: AuthenticationNegotiation {
         var fields: [String] = []
         if challenge.userhash {
             fields.append("username=\(Self.quoted(computation.userHash))")
-        } else if computation.user.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            fields.append("username=\(Self.quoted(computation.user))")
+        } else if computation.user.utf8.allSatisfy({ $0 < 0x7F }) {
+            // ASCII control bytes (a CR/LF in the name) as %XX inside the quotes, as curl writes them (test 3221)
+            fields.append("username=\(Self.quoted(Self.controlsEscaped(computation.user)))")
         } else {
             fields.append("username*=UTF-8''\(Self.percentEncoded(computation.user))")
         }
@@ -101,6 +102,20 @@ final class DigestNegotiation: AuthenticationNegotiation {
     static func hex8(_ count: UInt32) -> String {
         let digits = String(count, radix: 16)
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
+    /// `text` with its ASCII control bytes written as `%XX` (upper-case hex), so none reaches a header field.
+    static func controlsEscaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "%" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     static func quoted(_ text: String) -> String {
