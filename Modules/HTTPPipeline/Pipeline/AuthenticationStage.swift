@@ -114,7 +114,9 @@ struct AuthenticationStage: Sendable {
         {
             (credential, source, negotiation) = (session.credential, .session, session.negotiation)
             state.scheme = session.scheme
-        } else if let stored = try await storedCredential(in: store, for: scope, explicit: request.options.credential) {
+        } else if let stored = try await storedCredential(in: store, for: scope, explicit: request.options.credential),
+            mayGoUpFront(stored, at: origin)
+        {
             (credential, source) = (stored, .store)
         } else {
             return nil
@@ -133,6 +135,18 @@ struct AuthenticationStage: Sendable {
     static func upFrontValue(for credential: Credential) -> String {
         credential.kind == .bearerToken
             ? BearerAuthenticator.authorization(for: credential) : BasicAuthentication.authorization(for: credential)
+    }
+
+    /// The scheme ``upFrontValue(for:)`` uses for `credential`.
+    static func upFrontScheme(for credential: Credential) -> AuthenticationScheme {
+        credential.kind == .bearerToken ? .bearer : .basic
+    }
+
+    /// Whether a stored credential may go up front (as Basic, or Bearer for a token): not when the pipeline saw
+    /// another scheme (NTLM, Digest) accept it, whose credential waits for the challenge.
+    private func mayGoUpFront(_ credential: Credential, at origin: Origin) -> Bool {
+        guard let scheme = sessions?.acceptedScheme(of: credential, for: origin) else { return true }
+        return scheme == Self.upFrontScheme(for: credential)
     }
 
     /// Answers a 401: picks the credential and negotiation for the next attempt, which
@@ -156,6 +170,12 @@ struct AuthenticationStage: Sendable {
     func succeeded(for request: Request, state: inout State) async throws {
         let wasSaved = state.isSaved
         try await remember(for: request, state: &state)
+        if !wasSaved, request.options.usesCredentialStore, let origin = state.origin,
+            let credential = state.credential
+        {
+            let scheme = state.negotiation == nil ? Self.upFrontScheme(for: credential) : state.scheme
+            sessions?.accepted(credential, scheme: scheme ?? Self.upFrontScheme(for: credential), for: origin)
+        }
         if !wasSaved, request.options.usesCredentialStore, state.wasChallenged, let origin = state.origin,
             let credential = state.credential, let negotiation = state.negotiation, let scheme = state.scheme
         {
