@@ -65,4 +65,52 @@ import Testing
         #expect(transport.requests.count == 3)
         #expect(transport.requests[2].headerFields[.authorization] == "Basic " + "alice:wonderland".base64)
     }
+
+    /// `/start` redirects to `/next` on the same server.
+    static let redirecting: @Sendable (Request) -> Response = { request in
+        guard request.url.path() == "/start" else { return .text("welcome") }
+        var fields = HTTPFields()
+        fields[.location] = "/next"
+        return Response(status: .found, headerFields: fields)
+    }
+
+    @Test func aRedirectAfterNTLMGoesOnTheAuthenticatedConnectionWithoutAnotherHandshake() async throws {
+        // Like IIS: connection 7, once authenticated, serves any request; a NEGOTIATE there starts over.
+        let authenticated = Mutex(false)
+        let transport = ScriptedTransport { request, context in
+            let value = request.headerFields[.authorization] ?? ""
+            if value.isEmpty, context.preferredConnectionID == 7, authenticated.withLock({ $0 }) {
+                return Self.redirecting(request)
+            }
+            if value.hasPrefix("NTLM TlRMTVNTUAAD") {
+                authenticated.withLock { $0 = true }
+                return Self.redirecting(request)
+            }
+            authenticated.withLock { $0 = false }
+            var fields = HTTPFields()
+            fields[.wwwAuthenticate] = value.hasPrefix("NTLM TlRMTVNTUAAB") ? Self.challengeValue : "NTLM"
+            return Response(status: .unauthorized, headerFields: fields, connectionID: 7)
+        }
+        var request = Request("http://a.example/start")
+        request.options.credential = Credential(user: "DOMAIN\\user", password: "pw")
+        #expect(try await Self.client(transport).send(request).text() == "welcome")
+        #expect(transport.requests.count == 4)
+        #expect(transport.requests.last?.headerFields[.authorization] == nil)
+    }
+
+    @Test func aRedirectThatLostTheConnectionStartsANewHandshakeWithTheSameCredential() async throws {
+        let transport = Self.server(page: Self.redirecting)
+        let asked = Mutex(0)
+        let client = Client(
+            transport: transport, authenticators: [NTLMAuthenticator()],
+            configuration: Client.Configuration(authenticationHandler: { _ in
+                asked.withLock { $0 += 1 }
+                return Credential(user: "DOMAIN\\user", password: "pw")
+            }))
+        #expect(try await client.send(Request("http://a.example/start")).text() == "welcome")
+        #expect(asked.withLock { $0 } == 1)
+        let values = transport.requests.map { String(($0.headerFields[.authorization] ?? "-").prefix(17)) }
+        #expect(values == ["-", "NTLM TlRMTVNTUAAB", "NTLM TlRMTVNTUAAD",
+                           "-", "NTLM TlRMTVNTUAAB", "NTLM TlRMTVNTUAAD"])
+    }
 }

@@ -45,6 +45,9 @@ struct AuthenticationStage: Sendable {
         var route: ProxyRoute?
         /// The connection the last challenge came on, for a connection-bound negotiation (NTLM).
         var connectionID: UInt64?
+        /// Whether a connection-bound negotiation succeeded: that connection is authenticated, so later hops
+        /// send nothing on it, and a new challenge (the connection was lost) starts a new handshake.
+        var isEstablished = false
 
         /// Whether nothing is remembered yet; such a state needs no reset when the origin changes.
         var isEmpty: Bool {
@@ -95,6 +98,7 @@ struct AuthenticationStage: Sendable {
         if let credential = state.credential, state.wasChallenged || state.source == .request
             || state.source == .session
         {
+            if state.isEstablished, state.negotiation?.isConnectionBound == true { return nil }
             let view = Self.view(of: request, route: state.route)
             return try state.negotiation?.authorization(for: view) ?? Self.upFrontValue(for: credential)
         }
@@ -169,6 +173,7 @@ struct AuthenticationStage: Sendable {
     /// Remembers a credential that led to a response other than 401.
     func succeeded(for request: Request, state: inout State) async throws {
         let wasSaved = state.isSaved
+        if state.negotiation?.isConnectionBound == true { state.isEstablished = true }
         try await remember(for: request, state: &state)
         if !wasSaved, request.options.usesCredentialStore, let origin = state.origin,
             let credential = state.credential
