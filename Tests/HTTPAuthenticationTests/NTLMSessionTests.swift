@@ -113,4 +113,31 @@ import Testing
         #expect(values == ["-", "NTLM TlRMTVNTUAAB", "NTLM TlRMTVNTUAAD",
                            "-", "NTLM TlRMTVNTUAAB", "NTLM TlRMTVNTUAAD"])
     }
+
+    @Test func aRedirectThroughAnNTLMProxyKeepsTheAuthenticatedConnection() async throws {
+        let proxy = ProxyRoute.http(host: "proxy.example", port: 3128)
+        let authenticated = Mutex(false)
+        let transport = ScriptedTransport { request, context in
+            let value = context.proxyAuthorization?.value ?? ""
+            var response: Response
+            if value.isEmpty, context.preferredConnectionID == 7, authenticated.withLock({ $0 }) {
+                response = Self.redirecting(request)
+            } else if value.hasPrefix("NTLM TlRMTVNTUAAD") {
+                authenticated.withLock { $0 = true }
+                response = Self.redirecting(request)
+            } else {
+                authenticated.withLock { $0 = false }
+                var fields = HTTPFields()
+                fields[.proxyAuthenticate] = value.hasPrefix("NTLM TlRMTVNTUAAB") ? Self.challengeValue : "NTLM"
+                response = Response(status: .proxyAuthenticationRequired, headerFields: fields, connectionID: 7)
+                response.isFromProxy = true
+            }
+            response.route = proxy
+            return response
+        }
+        var request = Request("http://a.example/start")
+        request.options.proxyCredential = Credential(user: "DOMAIN\\user", password: "pw")
+        #expect(try await Self.client(transport).send(request).text() == "welcome")
+        #expect(transport.requests.count == 4)
+    }
 }

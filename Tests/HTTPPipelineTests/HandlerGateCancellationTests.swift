@@ -39,10 +39,11 @@ import Testing
     @Test func waitersAskAgainWhenTheAskerIsCancelled() async throws {
         let gate = HandlerGate()
         let asked = Mutex(false)
+        let never = AsyncStream<Void>.makeStream()
         let asker = Task {
             try await gate.credential(for: Self.scope, rejected: []) {
                 asked.withLock { $0 = true }
-                for await _ in AsyncStream<Void>.makeStream().stream {}  // ends only when cancelled
+                for await _ in never.stream {}  // nothing is ever yielded: ends only when cancelled
                 try Task.checkCancellation()
                 return nil
             }
@@ -53,6 +54,7 @@ import Testing
         asker.cancel()
         await #expect(throws: CancellationError.self) { try await asker.value }
         #expect(try await waiter.value == Self.credential)  // it asked itself, and did not take the cancellation
+        never.continuation.finish()
     }
 
     @Test func aRequestTheHandlerSendsForTheSameScopeDoesNotWaitForItself() async throws {
