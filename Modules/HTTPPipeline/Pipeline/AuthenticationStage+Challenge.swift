@@ -30,6 +30,7 @@ extension AuthenticationStage {
             let who = base.target == .proxy ? "the proxy \(base)" : "the server"
             throw Self.failure(prefix, "\(who) offers no supported scheme (\(offered.isEmpty ? "none" : offered))")
         }
+        if restartsHandshake(usable, state: &state) { return }
         if let negotiation = state.negotiation, state.wasChallenged || state.source == .session,
             let scheme = state.scheme, let again = usable.first(where: { $0.scheme == scheme }),
             negotiation.proceed(after: again) == .continue
@@ -67,6 +68,22 @@ extension AuthenticationStage {
         }
         throw Self.failure(prefix, state.rejected.isEmpty ? "no credentials for \(scope)"
             : "credentials rejected for \(scope)")
+    }
+
+    /// A challenge after a connection-bound negotiation (NTLM) succeeded means the hop went on another
+    /// connection (the authenticated one was closed): the same credential starts a new handshake there; it was not
+    /// refused. Later challenges are judged as usual.
+    /// - Returns: Whether `state` holds the new handshake.
+    private func restartsHandshake(_ usable: [HTTPChallenge], state: inout State) -> Bool {
+        guard state.isEstablished else { return false }
+        state.isEstablished = false
+        guard let negotiation = state.negotiation, negotiation.isConnectionBound, let scheme = state.scheme,
+            let challenge = usable.first(where: { $0.scheme == scheme }), let credential = state.credential,
+            let fresh = try? authenticator(for: scheme)?.negotiation(answering: challenge, with: credential)
+        else { return false }
+        state.negotiation = fresh
+        state.wasChallenged = true
+        return true
     }
 
     /// The offered challenges this client can answer, strongest first; only the request's own scheme when it

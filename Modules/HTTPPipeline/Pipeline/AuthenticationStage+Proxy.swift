@@ -42,6 +42,7 @@ extension AuthenticationStage {
     /// - Throws: What the negotiation throws.
     func proxyAuthorization(for request: Request, state: State) throws -> ProxyAuthorization? {
         guard let negotiation = state.negotiation, let proxy = state.proxy else { return nil }
+        if state.isEstablished && negotiation.isConnectionBound { return nil }  // the connection is authenticated
         let view = Self.view(of: request, route: proxy, forProxy: true)
         return ProxyAuthorization(proxy: proxy, value: try negotiation.authorization(for: view))
     }
@@ -54,6 +55,7 @@ extension AuthenticationStage {
     /// - Throws: What a store throws.
     func proxySucceeded(_ response: Response, for request: Request, state: inout State) async throws {
         guard let proxy = state.proxy, proxy.isSameProxy(as: response.route) else { return }
+        if state.negotiation?.isConnectionBound == true { state.isEstablished = true }
         try await remember(for: request, state: &state)
     }
 

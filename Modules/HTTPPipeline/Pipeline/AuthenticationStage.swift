@@ -45,6 +45,9 @@ struct AuthenticationStage: Sendable {
         var route: ProxyRoute?
         /// The connection the last challenge came on, for a connection-bound negotiation (NTLM).
         var connectionID: UInt64?
+        /// Whether a connection-bound negotiation succeeded: that connection is authenticated, so later hops
+        /// send nothing on it, and a new challenge (the connection was lost) starts a new handshake.
+        var isEstablished = false
 
         /// Whether nothing is remembered yet; such a state needs no reset when the origin changes.
         var isEmpty: Bool {
@@ -95,6 +98,7 @@ struct AuthenticationStage: Sendable {
         if let credential = state.credential, state.wasChallenged || state.source == .request
             || state.source == .session
         {
+            if state.isEstablished, state.negotiation?.isConnectionBound == true { return nil }
             let view = Self.view(of: request, route: state.route)
             return try state.negotiation?.authorization(for: view) ?? Self.upFrontValue(for: credential)
         }
@@ -114,7 +118,9 @@ struct AuthenticationStage: Sendable {
         {
             (credential, source, negotiation) = (session.credential, .session, session.negotiation)
             state.scheme = session.scheme
-        } else if let stored = try await storedCredential(in: store, for: scope, explicit: request.options.credential) {
+        } else if let stored = try await storedCredential(in: store, for: scope, explicit: request.options.credential),
+            mayGoUpFront(stored, at: origin)
+        {
             (credential, source) = (stored, .store)
         } else {
             return nil
@@ -133,6 +139,18 @@ struct AuthenticationStage: Sendable {
     static func upFrontValue(for credential: Credential) -> String {
         credential.kind == .bearerToken
             ? BearerAuthenticator.authorization(for: credential) : BasicAuthentication.authorization(for: credential)
+    }
+
+    /// The scheme ``upFrontValue(for:)`` uses for `credential`.
+    static func upFrontScheme(for credential: Credential) -> AuthenticationScheme {
+        credential.kind == .bearerToken ? .bearer : .basic
+    }
+
+    /// Whether a stored credential may go up front (as Basic, or Bearer for a token): not when the pipeline saw
+    /// another scheme (NTLM, Digest) accept it, whose credential waits for the challenge.
+    private func mayGoUpFront(_ credential: Credential, at origin: Origin) -> Bool {
+        guard let scheme = sessions?.acceptedScheme(of: credential, for: origin) else { return true }
+        return scheme == Self.upFrontScheme(for: credential)
     }
 
     /// Answers a 401: picks the credential and negotiation for the next attempt, which
@@ -155,7 +173,14 @@ struct AuthenticationStage: Sendable {
     /// Remembers a credential that led to a response other than 401.
     func succeeded(for request: Request, state: inout State) async throws {
         let wasSaved = state.isSaved
+        if state.negotiation?.isConnectionBound == true { state.isEstablished = true }
         try await remember(for: request, state: &state)
+        if !wasSaved, request.options.usesCredentialStore, let origin = state.origin,
+            let credential = state.credential
+        {
+            let scheme = state.negotiation == nil ? Self.upFrontScheme(for: credential) : state.scheme
+            sessions?.accepted(credential, scheme: scheme ?? Self.upFrontScheme(for: credential), for: origin)
+        }
         if !wasSaved, request.options.usesCredentialStore, state.wasChallenged, let origin = state.origin,
             let credential = state.credential, let negotiation = state.negotiation, let scheme = state.scheme
         {

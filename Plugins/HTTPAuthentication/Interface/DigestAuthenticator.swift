@@ -13,6 +13,9 @@ public struct DigestAuthenticator: HTTPAuthenticator {
     /// 30: preferred to every other built-in scheme (curl's `--anyauth` order: Digest, then NTLM, then Basic).
     public var preference: Int { 30 }
 
+    /// Whether OpenSSL computes a hash function here; replaced by tests.
+    var isAvailable: @Sendable (Hashing.Function) -> Bool = Hashing.isAvailable
+
     /// Creates the authenticator.
     public init() {}
 
@@ -22,11 +25,11 @@ public struct DigestAuthenticator: HTTPAuthenticator {
     ///   - credential: A user name and password.
     /// - Returns: The negotiation.
     /// - Throws: ``ClientError`` with ``ClientError/Code/authenticationFailed`` for a challenge without a nonce, an
-    ///   unknown algorithm or only unknown qop values.
+    ///   unknown algorithm, only unknown qop values, or an algorithm the system's OpenSSL refuses (MD5 under FIPS).
     public func negotiation(answering challenge: HTTPChallenge, with credential: Credential) throws
         -> any AuthenticationNegotiation
     {
-        try DigestNegotiation(challenge: challenge, credential: credential) {
+        try DigestNegotiation(challenge: challenge, credential: credential, isAvailable: isAvailable) {
             Hashing.hex(Hashing.random(16))
         }
     }

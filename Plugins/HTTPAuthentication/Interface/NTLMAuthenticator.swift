@@ -12,6 +12,8 @@ public struct NTLMAuthenticator: HTTPAuthenticator {
     public var preference: Int { 20 }
     /// The workstation name sent in AUTHENTICATE; empty by default.
     public var workstation: String
+    /// Whether OpenSSL computes a hash function here; replaced by tests.
+    var isAvailable: @Sendable (Hashing.Function) -> Bool = Hashing.isAvailable
 
     /// Creates the authenticator.
     /// - Parameter workstation: The workstation name to send; empty by default.
@@ -24,11 +26,16 @@ public struct NTLMAuthenticator: HTTPAuthenticator {
     ///   - challenge: An `NTLM` challenge (without a token).
     ///   - credential: A user name and password, and a domain.
     /// - Returns: The negotiation.
-    /// - Throws: Nothing today; the signature is the protocol's.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/authenticationFailed`` when the system's OpenSSL refuses
+    ///   MD5 (a FIPS configuration), so the pipeline answers another offered scheme.
     public func negotiation(answering challenge: HTTPChallenge, with credential: Credential) throws
         -> any AuthenticationNegotiation
     {
-        NTLMNegotiation(credential: credential, workstation: workstation)
+        guard isAvailable(.md5) else {
+            throw ClientError(.authenticationFailed, stage: .credentials,
+                              message: "NTLM: the system's OpenSSL refuses MD5 (a FIPS configuration?)")
+        }
+        return NTLMNegotiation(credential: credential, workstation: workstation)
     }
 }
 

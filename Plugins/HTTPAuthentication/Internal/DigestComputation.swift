@@ -25,11 +25,12 @@ struct DigestComputation: Sendable {
     var realm: String
     var nonce: String
 
-    func hash(_ text: [UInt8]) -> String { Hashing.hex(Hashing.hash(algorithm.function, text)) }
-    func hash(_ text: String) -> String { hash(Array(text.utf8)) }
+    func hash(_ text: [UInt8]) throws -> String { Hashing.hex(try Hashing.hash(algorithm.function, text)) }
+    func hash(_ text: String) throws -> String { try hash(Array(text.utf8)) }
 
     /// `H(user ":" realm)`, the name sent with `userhash=true` (RFC 7616 §3.4.4).
-    var userHash: String { hash("\(user):\(realm)") }
+    /// - Throws: What ``Hashing/hash(_:_:)`` throws.
+    func userHash() throws -> String { try hash("\(user):\(realm)") }
 
     /// The `response` value.
     /// - Parameters:
@@ -40,13 +41,14 @@ struct DigestComputation: Sendable {
     ///   - cnonce: The client nonce.
     ///   - body: The entity body, for `auth-int`.
     /// - Returns: The `response` value, lower-case hex.
+    /// - Throws: What ``Hashing/hash(_:_:)`` throws.
     func response(method: String, uri: String, qop: String?, nc: String, cnonce: String, body: [UInt8] = [])
-        -> String
+        throws -> String
     {
-        var ha1 = hash("\(user):\(realm):\(password)")
-        if algorithm.isSession { ha1 = hash("\(ha1):\(nonce):\(cnonce)") }
-        let ha2 = qop == "auth-int" ? hash("\(method):\(uri):\(hash(body))") : hash("\(method):\(uri)")
-        guard let qop else { return hash("\(ha1):\(nonce):\(ha2)") }
-        return hash("\(ha1):\(nonce):\(nc):\(cnonce):\(qop):\(ha2)")
+        var ha1 = try hash("\(user):\(realm):\(password)")
+        if algorithm.isSession { ha1 = try hash("\(ha1):\(nonce):\(cnonce)") }
+        let ha2 = try qop == "auth-int" ? hash("\(method):\(uri):\(hash(body))") : hash("\(method):\(uri)")
+        guard let qop else { return try hash("\(ha1):\(nonce):\(ha2)") }
+        return try hash("\(ha1):\(nonce):\(nc):\(cnonce):\(qop):\(ha2)")
     }
 }

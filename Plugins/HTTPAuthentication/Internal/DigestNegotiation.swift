@@ -18,9 +18,23 @@ final class DigestNegotiation: AuthenticationNegotiation {
     private let cnonce: @Sendable () -> String
 
     /// Starts a negotiation for a Digest challenge.
-    /// - Throws: ``ClientError`` when the challenge has no nonce or names an unknown algorithm or qop.
-    init(challenge: HTTPChallenge, credential: Credential, cnonce: @escaping @Sendable () -> String) throws {
-        state = Mutex(try Self.parse(challenge, credential: credential))
+    /// - Parameters:
+    ///   - challenge: The `Digest` challenge.
+    ///   - credential: A user name and password.
+    ///   - isAvailable: Whether OpenSSL computes a hash function here (``Hashing/isAvailable(_:)``): a challenge
+    ///     whose algorithm it refuses (MD5 under FIPS) fails, so the pipeline answers another scheme.
+    ///   - cnonce: Makes each client nonce.
+    /// - Throws: ``ClientError`` when the challenge has no nonce, names an unknown algorithm or qop, or one OpenSSL
+    ///   refuses.
+    init(challenge: HTTPChallenge, credential: Credential,
+         isAvailable: @Sendable (Hashing.Function) -> Bool = Hashing.isAvailable,
+         cnonce: @escaping @Sendable () -> String) throws
+    {
+        let parsed = try Self.parse(challenge, credential: credential)
+        guard isAvailable(parsed.computation.algorithm.function) else {
+            throw DigestAuthenticator.failure("the system's OpenSSL refuses \(parsed.computation.algorithm.function)")
+        }
+        state = Mutex(parsed)
         self.cnonce = cnonce
     }
 
@@ -33,11 +47,11 @@ final class DigestNegotiation: AuthenticationNegotiation {
         let qop = try Self.pickQop(challenge.qops, body: request.body)
         let nc = Self.hex8(count)
         let cnonce = qop == nil ? "" : cnonce()
-        let response = computation.response(method: request.method, uri: request.target, qop: qop, nc: nc,
+        let response = try computation.response(method: request.method, uri: request.target, qop: qop, nc: nc,
                                             cnonce: cnonce, body: request.body ?? [])
         var fields: [String] = []
         if challenge.userhash {
-            fields.append("username=\(Self.quoted(computation.userHash))")
+            fields.append("username=\(Self.quoted(try computation.userHash()))")
         } else if computation.user.utf8.allSatisfy({ $0 < 0x7F }) {
             // ASCII control bytes (a CR/LF in the name) as %XX inside the quotes, as curl writes them (test 3221)
             fields.append("username=\(Self.quoted(Self.controlsEscaped(computation.user)))")

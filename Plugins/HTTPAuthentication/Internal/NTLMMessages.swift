@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The NTLM message layouts (MS-NLMP §2.2.1): NEGOTIATE (type 1), CHALLENGE (type 2) and AUTHENTICATE
 /// (type 3), without a version, MIC or key exchange.
 enum NTLMMessages {
@@ -50,15 +52,21 @@ enum NTLMMessages {
     }
 
     /// The AUTHENTICATE_MESSAGE.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/authenticationFailed`` when a field does not fit the
+    ///   message's 16-bit lengths (a server's oversized target info, a very long name).
     static func authenticate(
         flags: UInt32, lm: [UInt8], nt: [UInt8], domain: String, user: String, workstation: String
-    ) -> [UInt8] {
+    ) throws -> [UInt8] {
         let fields: [[UInt8]] = [lm, nt, NTLMv2.utf16LE(domain), NTLMv2.utf16LE(user), NTLMv2.utf16LE(workstation), []]
         var header = signature + le32(3)
         var payload: [UInt8] = []
         var offset = 64
         for field in fields {
-            header += le16(UInt16(field.count)) + le16(UInt16(field.count)) + le32(UInt32(offset))
+            guard let length = UInt16(exactly: field.count), let start = UInt32(exactly: offset) else {
+                throw ClientError(.authenticationFailed, stage: .credentials,
+                                  message: "NTLM: a field of the AUTHENTICATE message is over 65,535 bytes")
+            }
+            header += le16(length) + le16(length) + le32(start)
             payload += field
             offset += field.count
         }

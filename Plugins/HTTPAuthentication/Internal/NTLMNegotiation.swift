@@ -39,12 +39,12 @@ final class NTLMNegotiation: AuthenticationNegotiation {
         case .challenged(let challenge):
             let clientChallenge = Hashing.random(8)
             let time = challenge.timestamp ?? Self.fileTimeNow()
-            let key = NTLMv2.ntowfv2(user: user, password: password, domain: domain)
-            let responses = NTLMv2.responses(key: key, serverChallenge: challenge.serverChallenge,
+            let key = try NTLMv2.ntowfv2(user: user, password: password, domain: domain)
+            let responses = try NTLMv2.responses(key: key, serverChallenge: challenge.serverChallenge,
                                              clientChallenge: clientChallenge, time: time,
                                              targetInfo: challenge.targetInfo)
             let flags = challenge.flags & NTLMMessages.negotiateFlags | 0x0000_0001
-            let message = NTLMMessages.authenticate(
+            let message = try NTLMMessages.authenticate(
                 flags: flags, lm: responses.lmChallengeResponse, nt: responses.ntChallengeResponse,
                 domain: domain, user: user, workstation: workstation)
             return "NTLM " + Data(message).base64EncodedString()

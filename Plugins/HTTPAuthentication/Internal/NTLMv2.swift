@@ -10,8 +10,9 @@ enum NTLMv2 {
     static func ntowfv1(password: String) -> [UInt8] { MD4.hash(utf16LE(password)) }
 
     /// NTOWFv2 (= ResponseKeyNT = ResponseKeyLM): HMAC-MD5 of UPPER(user) + domain under NTOWFv1.
-    static func ntowfv2(user: String, password: String, domain: String) -> [UInt8] {
-        Hashing.hmac(.md5, key: ntowfv1(password: password), utf16LE(user.uppercased() + domain))
+    /// - Throws: What ``Hashing/hmac(_:key:_:)`` throws.
+    static func ntowfv2(user: String, password: String, domain: String) throws -> [UInt8] {
+        try Hashing.hmac(.md5, key: ntowfv1(password: password), utf16LE(user.uppercased() + domain))
     }
 
     /// The `temp` blob (§3.3.2): version 1, time, client challenge and the server's target info.
@@ -34,14 +35,15 @@ enum NTLMv2 {
     }
 
     /// Computes the NTLMv2 responses.
+    /// - Throws: What ``Hashing/hmac(_:key:_:)`` throws.
     static func responses(
         key: [UInt8], serverChallenge: [UInt8], clientChallenge: [UInt8], time: UInt64, targetInfo: [UInt8]
-    ) -> Responses {
+    ) throws -> Responses {
         let blob = temp(time: time, clientChallenge: clientChallenge, targetInfo: targetInfo)
-        let proof = Hashing.hmac(.md5, key: key, serverChallenge + blob)
-        let lm = Hashing.hmac(.md5, key: key, serverChallenge + clientChallenge) + clientChallenge
+        let proof = try Hashing.hmac(.md5, key: key, serverChallenge + blob)
+        let lm = try Hashing.hmac(.md5, key: key, serverChallenge + clientChallenge) + clientChallenge
         return Responses(ntProofStr: proof, ntChallengeResponse: proof + blob, lmChallengeResponse: lm,
-                         sessionBaseKey: Hashing.hmac(.md5, key: key, proof))
+                         sessionBaseKey: try Hashing.hmac(.md5, key: key, proof))
     }
 
     static func littleEndian(_ value: UInt64, bytes: Int) -> [UInt8] {

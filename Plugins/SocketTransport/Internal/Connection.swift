@@ -35,6 +35,9 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     var idleDeadline: UInt64 = 0
     /// How many requests were sent on it.
     var requestCount = 0
+    /// Whether it carried a connection-bound authentication (an NTLM handshake: a request with
+    /// ``RequestContext/preferredConnectionID``): the pool then gives it only to a request that asks for its id.
+    var isBound = false
     /// Whether the peer closed its side.
     private(set) var sawEndOfStream = false
     private(set) var isClosed = false

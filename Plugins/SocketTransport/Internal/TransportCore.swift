@@ -76,6 +76,9 @@ final class TransportCore: Sendable {
             } catch let error as ClientError where failsOver && RouteUnreachable.isUnreachable(error) {
                 throw RouteUnreachable(error: error)
             }
+            // A connection-bound handshake (NTLM) authenticates this connection as its user: no other request
+            // may take it from the pool afterwards, nor between the challenge and the answer.
+            if context.preferredConnectionID != nil { connection.isBound = true }
             do {
                 return try await HTTP1Exchange(core: self, plan: plan, connection: connection, context: context).run()
             } catch {

@@ -7,6 +7,10 @@ import Synchronization
 ///
 /// The lock is held only to decide; sockets are closed and waiters resumed after unlocking. Idle connections
 /// past their deadline are closed lazily, when any request checks out a connection (no background task).
+///
+/// A bound connection (``Connection/isBound``: it carried an NTLM handshake) is taken from the idle list only by
+/// a request that asks for its id; it is never handed to a waiter (it is closed and the waiter opens a new one),
+/// and it is closed to make room when the host is at its limit.
 final class ConnectionPool: Sendable {
     /// What a checked-out request may do.
     enum Grant: Sendable {
@@ -106,7 +110,9 @@ final class ConnectionPool: Sendable {
         let key = connection.key
         let (handOver, closeIt) = state.withLock { state -> ((Waiter, Grant)?, Bool) in
             if reuse && !state.isShutDown && !connection.isClosed {
-                if let waiter = state.popWaiter(key) { return ((waiter, .reuse(connection)), false) }
+                if let waiter = state.popWaiter(key) {
+                    return connection.isBound ? ((waiter, .create), true) : ((waiter, .reuse(connection)), false)
+                }
                 state.hosts[key, default: Host()].idle.append(connection)
                 state.nextExpiry = min(state.nextExpiry, connection.idleDeadline)
                 return (nil, false)
@@ -173,14 +179,21 @@ extension ConnectionPool.State {
         if now >= nextExpiry { sweep(now: now, closing: &closing) }
         var host = hosts[key] ?? ConnectionPool.Host()
         defer { hosts[key] = host }
-        while let connection = host.idle.popLast() {
-            if !forceNew && connection.isUsable(now: now) { return .reuse(connection) }
-            if forceNew && connection.isUsable(now: now) && host.open < maxPerHost {
-                host.idle.insert(connection, at: 0)
-                break
-            }
+        var index = host.idle.endIndex
+        while index > host.idle.startIndex {
+            index -= 1
+            let connection = host.idle[index]
+            let usable = connection.isUsable(now: now)
+            if usable && connection.isBound { continue }  // only for the request that asks for it
+            if usable && !forceNew { return .reuse(host.idle.remove(at: index)) }
+            if usable && host.open < maxPerHost { break }
+            host.idle.remove(at: index)
             host.open -= 1
             closing.append(connection)
+        }
+        if host.open >= maxPerHost, let bound = host.idle.firstIndex(where: \.isBound) {
+            closing.append(host.idle.remove(at: bound))
+            host.open -= 1
         }
         guard host.open < maxPerHost else { return nil }
         host.open += 1
