@@ -114,7 +114,7 @@ struct ASICommandCacheNginxTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let cache = directory + "/cache"
             let url = nginx.url("/slow/512k.bin")
-            let left = try ASICommandCacheTests.killMidWrite(url: url, cache: cache, once: 200_000)
+            let left = try await ASICommandCacheTests.killMidWrite(url: url, cache: cache, once: 200_000)
             #expect(!left.isEmpty, "the run was not killed in the middle of storing the body")
             let offline = try await asi(url, cache: cache, ["-i", "--cache-policy", "dont-load"])
             #expect(offline.output.hasPrefix("HTTP/1.1 504"), "a half-stored body must not answer: \(offline.output)")

@@ -21,7 +21,7 @@ struct ASICommandCacheTests {
 
     /// Starts `asi --cache dir url`, waits until its temporary body file holds `bytes` bytes, kills it with
     /// `SIGKILL`, and returns the temporary files it left.
-    static func killMidWrite(url: URL, cache: String, once bytes: Int) throws -> [String] {
+    static func killMidWrite(url: URL, cache: String, once bytes: Int) async throws -> [String] {
         let child = try ChildProcess(
             executable: ASICommandRun.binary,
             arguments: ["--cache", cache, "-s", "-o", cache + ".out", url.absoluteString],
@@ -32,9 +32,12 @@ struct ASICommandCacheTests {
                 (try? FileManager.default.attributesOfItem(atPath: cache + "/tmp/" + name)[.size] as? Int) ?? nil
             }.max() ?? 0
         }
-        while written() < bytes && child.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        while written() < bytes && child.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         kill(child.pid, SIGKILL)
-        #expect(child.waitForExit() == 128 + SIGKILL, "asi ended before it was killed: \(child.logTail)")
+        let status = await child.exited()
+        #expect(status == 128 + SIGKILL, "asi ended before it was killed: \(child.logTail)")
         return DataPath.listing(cache + "/tmp")
     }
 
@@ -61,7 +64,7 @@ struct ASICommandCacheTests {
         ])
         #expect(first.status == 0, "\(first.stderr)")
 
-        let left = try Self.killMidWrite(url: url, cache: cache, once: 200_000)
+        let left = try await Self.killMidWrite(url: url, cache: cache, once: 200_000)
         #expect(!left.isEmpty, "the run was not killed in the middle of writing (no temporary file)")
 
         let store = DiskCacheStore(configuration: .init(directory: cache, clearsSessionEntriesAtStart: false))
@@ -81,7 +84,7 @@ struct ASICommandCacheTests {
         let cache = directory + "/cache"
         let url = server.url("/file")
 
-        #expect(try !Self.killMidWrite(url: url, cache: cache, once: 100_000).isEmpty, "nothing was being written")
+        #expect(try await !Self.killMidWrite(url: url, cache: cache, once: 100_000).isEmpty, "nothing was being written")
         #expect(DataPath.listing(cache + "/entries").isEmpty, "a killed write published a file")
         let store = DiskCacheStore(configuration: .init(directory: cache, clearsSessionEntriesAtStart: false))
         #expect(try await store.entry(forKey: url.absoluteString) == nil, "a half-written entry was served")

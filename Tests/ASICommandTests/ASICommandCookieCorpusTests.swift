@@ -35,7 +35,7 @@ struct ASICommandCookieCorpusTests {
         let log = directory + "/runner.log"
         let process = try ChildProcess(executable: python, arguments: [path] + arguments, logPath: log,
                                        environment: ["ASI_BIN": ASICommandRun.binary])
-        _ = await Task.detached { process.waitForExit() }.value
+        _ = await process.exited()
         return String(decoding: DataPath.read(log) ?? [], as: UTF8.self)
     }
 

@@ -91,7 +91,16 @@ package final class ChildProcess {
         return signal == 0 ? "exited with status \((status >> 8) & 0xff)" : "killed by signal \(signal)"
     }
 
-    /// The exit status, waiting for the child to end. For short-lived helper commands.
+    /// Waits for the child to end without blocking a cooperative thread (the pool has one thread per core, and
+    /// other suites run beside the caller): polls every 10 ms.
+    /// - Returns: The exit status, as ``waitForExit()`` gives it.
+    package func exited() async -> Int32 {
+        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        return waitForExit()
+    }
+
+    /// The exit status, waiting for the child to end. For short-lived helper commands: it blocks the calling
+    /// thread (async tests use ``exited()``).
     /// - Returns: The exit status, or 128 + the signal number when it was killed.
     package func waitForExit() -> Int32 {
         while isRunning { usleep(10_000) }

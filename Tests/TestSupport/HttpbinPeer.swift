@@ -76,7 +76,7 @@ package final class HttpbinPeer {
             executable: python,
             arguments: [
                 "-m", "gunicorn", "-b", "127.0.0.1:\(port)", "-w", "2", "--graceful-timeout", "1",
-                "--log-level", "warning", "httpbin:app",
+                "--log-level", "warning", "--no-control-socket", "httpbin:app",
             ],
             logPath: directory + "/output.log",
             environment: ["PYTHONDONTWRITEBYTECODE": "1"]
