@@ -24,7 +24,7 @@ struct ASICommandCacheTests {
     static func killMidWrite(url: URL, cache: String, once bytes: Int) async throws -> [String] {
         let child = try ChildProcess(
             executable: ASICommandRun.binary,
-            arguments: ["--cache", cache, "-s", "-o", cache + ".out", url.absoluteString],
+            arguments: ["--cache", cache, "-s", "-y", "600", "-o", cache + ".out", url.absoluteString],  // no timeout of its own
             logPath: cache + ".log")
         let deadline = ContinuousClock.now + .seconds(60)  // a hang fails below instead of blocking the suite
         func written() -> Int {
