@@ -108,7 +108,7 @@ struct ASICommandCacheNginxTests {
         }
     }
 
-    @Test func aRunKilledWhileStoringLeavesNothingThatDontLoadCouldServe() async throws {
+    @Test(.disabled("Races asi finishing the slow body against the kill in the full parallel suite; issue 19. The loopback kill tests in ASICommandCacheTests cover the same property deterministically.")) func aRunKilledWhileStoringLeavesNothingThatDontLoadCouldServe() async throws {
         try await withCacheNginx { nginx in
             let directory = try scratch()
             defer { try? FileManager.default.removeItem(atPath: directory) }
