@@ -101,7 +101,7 @@ final class ConnectionBodySource: ResponseBodySource {
         }
         do {
             while true {
-                try await readAndParse(connection, upTo: .max)
+                try await connection.readAndParse(metering: meter)
                 let ended = connection.events.contains { if case .end = $0 { true } else { false } }
                 connection.events.removeAll(keepingCapacity: true)
                 if ended { break }
@@ -112,23 +112,6 @@ final class ConnectionBodySource: ResponseBodySource {
         }
     }
 
-    /// Reads once, at most `limit` bytes or the limiter's grant, and parses what came; the grant is settled with
-    /// the body bytes parsed, or with none when the read or the parse fails.
-    private func readAndParse(_ connection: Connection, upTo limit: Int) async throws {
-        guard let meter else {
-            try connection.parse(try await connection.read(upTo: limit))
-            return
-        }
-        let granted = try await meter.grant(upTo: connection.readSize)
-        do {
-            try connection.parse(try await connection.read(upTo: granted))
-        } catch {
-            meter.settle(used: 0, granted: granted)
-            throw error
-        }
-        meter.settle(used: BandwidthMeter.bodyBytes(in: connection.events), granted: granted)
-    }
-
     /// Reads until at least one chunk or the end arrives.
     private func read(from connection: Connection) async throws -> [UInt8]? {
         let logger = context.logger
@@ -137,7 +120,7 @@ final class ConnectionBodySource: ResponseBodySource {
         do {
             try Task.checkCancellation()
             while received.isEmpty && !ended {
-                try await readAndParse(connection, upTo: connection.readSize)
+                try await connection.readAndParse(upTo: connection.readSize, metering: meter)
                 for event in connection.events {
                     switch event {
                     case .body(let bytes): received.append(bytes)

@@ -38,7 +38,7 @@ struct HTTP1Exchange {
         let meter = BandwidthMeter(context, direction: .download)
         while head == nil {
             do {
-                try await readAndParseHead(meter: meter)
+                try await connection.readAndParse(metering: meter)
             } catch let error as ClientError where error.code == .connectFailed {
                 throw writeError ?? error
             }
@@ -76,23 +76,6 @@ struct HTTP1Exchange {
         return Response(status: head.status, version: head.version, headerFields: head.fields,
                         body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id,
                         route: plan.key.route, isFromProxy: plan.key.proxy != nil && !plan.key.isTunnel)
-    }
-
-    /// Reads once and parses what came: without a limiter as much as the buffer holds; with one, at most the
-    /// grant, settled with the body bytes among what was read (none when the read or the parse fails).
-    private func readAndParseHead(meter: BandwidthMeter?) async throws {
-        guard let meter else {
-            try connection.parse(try await connection.read())
-            return
-        }
-        let granted = try await meter.grant(upTo: connection.readSize)
-        do {
-            try connection.parse(try await connection.read(upTo: granted))
-        } catch {
-            meter.settle(used: 0, granted: granted)
-            throw error
-        }
-        meter.settle(used: BandwidthMeter.bodyBytes(in: connection.events), granted: granted)
     }
 }
 
