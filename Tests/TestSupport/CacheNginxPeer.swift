@@ -118,31 +118,7 @@ package final class CacheNginxPeer {
     }
 
     private func launch(executable: String) throws {
-        let child = try ChildProcess(
-            executable: executable,
-            arguments: [
-                "-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
-                "-g", "daemon off;",
-            ],
-            logPath: directory + "/output.log")
-        process = child
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                let log =
-                    (FileManager.default.contents(atPath: directory + "/error.log").map {
-                        String(decoding: $0, as: UTF8.self)
-                    } ?? "") + child.logTail
-                throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: log)
-            }
-            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"), LoopbackPorts.accepts(port),
-                ListeningSocketOwner.holds(port: port, pid: child.pid)
-            {
-                return
-            }
-            usleep(20_000)
-        }
-        throw PeerError.notReady("nginx", log: child.logTail)
+        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port], within: 10)
     }
 }
 

@@ -91,35 +91,8 @@ package final class NginxPeer {
 
     private func launch(executable: String) throws {
         try writeFiles()
-        let child = try ChildProcess(
-            executable: executable,
-            arguments: [
-                "-p", directory, "-e", directory + "/error.log", "-c", directory + "/nginx.conf",
-                "-g", "daemon off;",
-            ],
-            logPath: directory + "/output.log"
-        )
-        process = child
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("nginx (\(child.exitDescription ?? "exited"))", log: logTail)
-            }
-            // nginx writes its pid file only after it has bound every listener, so a port that accepts before
-            // then may belong to another test's server that took the port after it was picked.
-            if FileManager.default.fileExists(atPath: directory + "/nginx.pid"),
-                ports.values.allSatisfy(LoopbackPorts.accepts)
-            {
-                return
-            }
-            usleep(20_000)
-        }
-        throw PeerError.notReady("nginx", log: logTail)
-    }
-
-    private var logTail: String {
-        let error = FileManager.default.contents(atPath: directory + "/error.log") ?? Data()
-        return String(decoding: error.suffix(4096), as: UTF8.self) + (process?.logTail ?? "")
+        process = try NginxProcess.start(
+            executable: executable, directory: directory, ports: Array(ports.values), within: 60)
     }
 
     private func writeFiles() throws {
