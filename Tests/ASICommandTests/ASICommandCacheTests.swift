@@ -21,10 +21,13 @@ struct ASICommandCacheTests {
 
     /// Starts `asi --cache dir url`, waits until its temporary body file holds `bytes` bytes, kills it with
     /// `SIGKILL`, and returns the temporary files it left.
-    static func killMidWrite(url: URL, cache: String, once bytes: Int) async throws -> [String] {
+    static func killMidWrite(url: URL, cache: String, once bytes: Int, arguments: [String] = []) async throws
+        -> [String]
+    {
         let child = try ChildProcess(
             executable: ASICommandRun.binary,
-            arguments: ["--cache", cache, "-s", "-y", "600", "-o", cache + ".out", url.absoluteString],  // no timeout of its own
+            // No timeout of its own.
+            arguments: ["--cache", cache, "-s", "-y", "600", "-o", cache + ".out"] + arguments + [url.absoluteString],
             logPath: cache + ".log")
         let deadline = ContinuousClock.now + .seconds(60)  // a hang fails below instead of blocking the suite
         func written() -> Int {

@@ -49,10 +49,10 @@ import Glibc
         #expect(error?.underlying is SyscallError || error?.underlying == nil)
     }
 
-    @Test func closeWithoutResponseOnANewConnectionIsConnectFailed() async throws {
+    @Test func closeWithoutResponseOnANewConnectionIsEmptyResponse() async throws {
         let server = try LoopbackServer { _ in .closeWithoutResponse }
         defer { server.shutdown() }
-        await expectClientError(.connectFailed) {
+        await expectClientError(.emptyResponse) {
             _ = try await fetch(POSIXTransport(), testRequest(server.url("/r")))
         }
         #expect(server.connectionCount == 1)
@@ -68,12 +68,15 @@ import Glibc
         #expect(await eventually { server.openConnectionCount == 0 })
     }
 
-    @Test(.disabled("Flaky in the full parallel suite since this session (pool starvation under investigation, issue 19); stalledServerTimesOut covers the timeout")) func stalledBodyTimesOut() async throws {
+    @Test func stalledBodyTimesOut() async throws {
         let payload = Array(repeating: UInt8(7), count: 10_000)
-        let server = try LoopbackServer { _ in .slowBody(payload, firstPart: 100, pause: .seconds(5)) }
+        // The server stalls for ten minutes after the first 100 bytes (shutdown ends the stall); the request's
+        // inactivity timeout of 5 s is long enough that a busy machine still delivers the head before it.
+        let server = try LoopbackServer { _ in .slowBody(payload, firstPart: 100, pause: .seconds(600)) }
         defer { server.shutdown() }
-        let response = try await POSIXTransport().send(testRequest(server.url("/s"), timeout: .milliseconds(300)),
-                                                       context: testContext())
+        let response = try await POSIXTransport().send(
+            testRequest(server.url("/s"), timeout: .seconds(5)), context: testContext())
+        #expect(response.status.code == 200)
         await expectClientError(.timedOut) { _ = try await response.body.collect(upTo: 1 << 20) }
     }
 

@@ -7,7 +7,9 @@ import GzipCodec
 ///   and a `Last-Modified`.
 /// - `/stale/1k.bin`: the same bytes with `Cache-Control: max-age=0`, so every use is revalidated; nginx answers
 ///   `If-None-Match` / `If-Modified-Since` with 304.
-/// - `/slow/512k.bin`: ``slowBody`` (512 KiB) with `max-age=3600`, sent at 256 KiB/s, to kill a client mid-body.
+/// - `/slow/512k.bin`: ``slowBody`` (512 KiB) with `max-age=3600`, sent at 256 KiB/s. A request with an `X-Crawl`
+///   header gets the first 256 KiB at that rate and the rest at 4 KiB/s, so a test can kill its client mid-body
+///   with a minute to spare; the header is not part of the cache key.
 /// - `/gz/text.txt`: ``gzipText``, with `max-age=0`; nginx's `gzip_static` sends the precompressed
 ///   `text.txt.gz` (`Content-Encoding: gzip`, its own `ETag`) to a request that accepts gzip.
 ///
@@ -90,7 +92,12 @@ package final class CacheNginxPeer {
                 access_log \(directory)/access.log cache;
                 location /fresh/ { expires 1h; }
                 location /stale/ { add_header Cache-Control "max-age=0"; }
-                location /slow/ { expires 1h; limit_rate 256k; }
+                location /slow/ {
+                    expires 1h;
+                    limit_rate 256k;
+                    if ($http_x_crawl) { set $limit_rate 4k; }
+                    limit_rate_after 256k;
+                }
                 location /gz/ { gzip_static on; add_header Cache-Control "max-age=0"; }
             }
         }
