@@ -67,7 +67,7 @@ import Testing
         (ClientError.Code.connectFailed, 1), (.nameResolutionFailed, 1), (.tlsHandshakeFailed, 1),
         (.certificateInvalid, 1), (.timedOut, 2), (.authenticationFailed, 3), (.cancelled, 4),
         (.invalidRequest, 5), (.storageFailed, 8), (.tooManyRedirects, 9), (.internalError, 10),
-        (.compressionFailed, 11),
+        (.compressionFailed, 11), (.emptyResponse, 1), (.uploadFailed, 6),
     ])
     func mapsToASIErrorTypes(code: ClientError.Code, asi: Int) {
         #expect(code.asiErrorType == asi)

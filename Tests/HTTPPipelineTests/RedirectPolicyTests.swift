@@ -105,9 +105,10 @@ import Testing
     @Test func oneShotStreamBodyCannotBeResent() {
         var request = Request("http://a.example/", method: .post)
         request.body = .stream(length: 1) { RequestBody.Chunks([[1]]) }
-        #expect(throws: ClientError.self) {
+        let error = #expect(throws: ClientError.self) {
             try RedirectPolicy.nextRequest(status: 307, location: "/again", after: request)
         }
+        #expect(error?.code == .uploadFailed)
     }
 
     @Test func requestCookiesDoNotFollow() throws {

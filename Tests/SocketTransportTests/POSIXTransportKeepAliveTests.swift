@@ -128,7 +128,7 @@ import Glibc
         var request = testRequest(server.url("/p"), method: .post, body: .string("data"))
         request.options.persistentConnection = true
         _ = try await fetch(transport, request)
-        await expectClientError(.connectFailed) { _ = try await fetch(transport, request) }
+        await expectClientError(.emptyResponse) { _ = try await fetch(transport, request) }
         #expect(server.requests.count == 2)
         #expect(server.connectionCount == 1)
     }

@@ -7,12 +7,16 @@ extension ClientError {
         private enum Base: String, Sendable {
             case connectFailed, nameResolutionFailed, timedOut, authenticationFailed, cancelled, invalidRequest
             case tooManyRedirects, storageFailed, protocolViolation, tlsHandshakeFailed, certificateInvalid
-            case compressionFailed, invalidConfiguration, internalError, middlewareFailed
+            case compressionFailed, invalidConfiguration, internalError, middlewareFailed, uploadFailed
+            case emptyResponse
         }
         private let base: Base
 
         /// The connection could not be made or was lost (ASI type 1).
         public static let connectFailed = Code(base: .connectFailed)
+        /// The server closed the connection without sending a single byte of a response (ASI type 1). A reused
+        /// keep-alive connection that does this is retried on a new one first, for idempotent requests.
+        public static let emptyResponse = Code(base: .emptyResponse)
         /// The host name could not be resolved (ASI type 1).
         public static let nameResolutionFailed = Code(base: .nameResolutionFailed)
         /// Nothing was sent or received for longer than the request's timeout (ASI type 2).
@@ -35,6 +39,10 @@ extension ClientError {
         public static let certificateInvalid = Code(base: .certificateInvalid)
         /// Compressing or decompressing a body failed (ASI type 11).
         public static let compressionFailed = Code(base: .compressionFailed)
+        /// The request body could not be sent whole: the request had to be sent again (a challenge, a redirect or
+        /// a retry) but its body is a one-time stream already sent, or the body's length is unknown and the server
+        /// speaks HTTP/1.0, which cannot receive chunked bodies (ASI type 6). Nothing was sent short.
+        public static let uploadFailed = Code(base: .uploadFailed)
         /// A plugin or request option was configured in a way that cannot work.
         public static let invalidConfiguration = Code(base: .invalidConfiguration)
         /// A bug in the framework or a plugin (ASI type 10).
@@ -50,12 +58,14 @@ extension ClientError {
         /// The matching `ASINetworkErrorType` number from ASIHTTPRequest.
         public var asiErrorType: Int {
             switch base {
-            case .connectFailed, .nameResolutionFailed, .tlsHandshakeFailed, .certificateInvalid, .protocolViolation: 1
+            case .connectFailed, .nameResolutionFailed, .tlsHandshakeFailed, .certificateInvalid, .protocolViolation,
+                .emptyResponse:
+                1
             case .timedOut: 2
             case .authenticationFailed: 3
             case .cancelled: 4
             case .invalidRequest: 5
-            case .invalidConfiguration: 6
+            case .invalidConfiguration, .uploadFailed: 6
             case .storageFailed: 8
             case .tooManyRedirects: 9
             case .internalError, .middlewareFailed: 10

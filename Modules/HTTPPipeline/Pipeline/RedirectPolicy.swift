@@ -26,7 +26,7 @@ public enum RedirectPolicy {
     ///   - request: The request that got the redirect.
     /// - Returns: The next hop's request, or `nil` for no redirect.
     /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` when the location is not an `http` or
-    ///   `https` URL, or when the body must be sent again but cannot be.
+    ///   `https` URL, and with ``ClientError/Code/uploadFailed`` when the body must be sent again but cannot be.
     public static func nextRequest(status: Int, location: String?, after request: Request) throws -> Request? {
         guard redirectStatuses.contains(status), let location, !location.isEmpty else { return nil }
         guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
@@ -43,7 +43,7 @@ public enum RedirectPolicy {
             for name in bodyFieldNames { next.headerFields[name] = nil }
         } else if let body = request.body, !body.isReplayable {
             throw ClientError(
-                .invalidRequest, stage: .pipeline,
+                .uploadFailed, stage: .pipeline,
                 message: "Redirect \(status) needs the request body again, but it is a one-time stream")
         }
         if Origin(target) != Origin(request.url) {

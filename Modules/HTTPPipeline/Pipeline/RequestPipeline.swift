@@ -39,6 +39,7 @@ struct RequestPipeline: Sendable {
         var authState = AuthenticationStage.State()
         var proxyAuthState = AuthenticationStage.State()
         var cacheState = CacheState()
+        var bodyGuard = BodyResendGuard()
         func info(connectionID: UInt64?, fromCache: Bool, cookies: [Cookie]) -> ExchangeInfo {
             var info = ExchangeInfo(
                 requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
@@ -60,7 +61,9 @@ struct RequestPipeline: Sendable {
 
         /// Whether `error` is a timeout the request may retry; counts the retry when it is.
         func retrying(after error: any Error) -> Bool {
-            guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout else {
+            guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout,
+                bodyGuard.mayRetry(current)
+            else {
                 return false
             }
             retryCount += 1
@@ -103,7 +106,9 @@ struct RequestPipeline: Sendable {
             if let cachedResponse {
                 response = cachedResponse
             } else {
+                try bodyGuard.check(hop)
                 relay?.beginAttempt(uploadLength: hop.body?.length)
+                bodyGuard.sent(hop)
                 do {
                     response = try await send(hop, context: context)
                 } catch where retrying(after: error) {
@@ -121,6 +126,7 @@ struct RequestPipeline: Sendable {
                                     headerFields: response.headerFields, url: hop.url)
             events.receivedHead(head)
             if !fromCache {
+                bodyGuard.received(response.version, for: hop.url)
                 relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
                 logger.debug("response", metadata: ["status": "\(response.status.code)"])
                 if cache.isEnabled { try await cache.invalidate(after: response, for: hop) }

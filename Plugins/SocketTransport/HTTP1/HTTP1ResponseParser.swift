@@ -336,7 +336,7 @@ struct HTTP1ResponseParser {
             state = .closed
         case .statusLine where !receivedResponseBytes && lineBuffer.isEmpty:
             throw ClientError(
-                .connectFailed, stage: .transport,
+                .emptyResponse, stage: .transport,
                 message: "connection closed before any response bytes arrived")
         case .statusLine, .headerLines:
             throw HTTP1Syntax.violation("connection closed in the middle of the response head")

@@ -39,7 +39,7 @@ struct HTTP1Exchange {
         while head == nil {
             do {
                 try await connection.readAndParse(metering: meter)
-            } catch let error as ClientError where error.code == .connectFailed {
+            } catch let error as ClientError where error.code == .connectFailed || error.code == .emptyResponse {
                 throw writeError ?? error
             }
             for event in connection.events {

@@ -82,8 +82,9 @@ final class TransportCore: Sendable {
             do {
                 return try await HTTP1Exchange(core: self, plan: plan, connection: connection, context: context).run()
             } catch {
+                let code = (error as? ClientError)?.code
                 let stale = reused && !connection.parser.receivedResponseBytes
-                    && (error as? ClientError)?.code == .connectFailed
+                    && (code == .connectFailed || code == .emptyResponse)
                 checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed",
                         logger: context.logger)
                 guard stale && !forceNew && plan.request.isIdempotent else { throw error }
