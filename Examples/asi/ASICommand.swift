@@ -51,8 +51,8 @@ struct ASICommand: AsyncParsableCommand {
     func validate() throws {
         if urls.isEmpty { throw ValidationError("No URL given.") }
         if let resume = output.continueAt, resume != "-" {
-            guard let offset = Int64(resume), offset >= 0, request.uploadFile != nil else {
-                throw ValidationError("-C takes '-' (resume the output file) or, with -T, a byte offset.")
+            guard let offset = Int64(resume), offset >= 0, request.uploadFile.map({ $0 != "-" }) == true else {
+                throw ValidationError("-C takes '-' (resume the output file) or, with -T FILE, a byte offset.")
             }
         }
         if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }

@@ -76,6 +76,9 @@ struct RequestBuilder: Sendable {
             request.setForm(formData)
             if let contentType { request.headerFields[.contentType] = contentType }
             request.method = .post
+        } else if uploadFile == "-" {
+            request.body = StandardInputBody.make()
+            request.method = .put
         } else if let uploadFile {
             if let uploadOffset {
                 try UploadResume.apply(path: uploadFile, offset: uploadOffset, to: &request)

@@ -32,7 +32,9 @@ struct RequestFlags: ParsableArguments {
 
     @Option(
         name: [.customShort("T"), .customLong("upload-file")],
-        help: ArgumentHelp("PUT this file, streamed from disk (a URL ending in / gets its name).", valueName: "file"))
+        help: ArgumentHelp(
+            "PUT this file, streamed from disk (a URL ending in / gets its name); '-' reads standard input, sent "
+                + "chunked.", valueName: "file"))
     var uploadFile: String?
 
     @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the response's header fields.")

@@ -10,6 +10,7 @@ import HTTPCore
 /// | 8    | weird server reply          | `protocolViolation`                                            |
 /// | 22   | HTTP returned error         | status 400 or more with `--fail`                               |
 /// | 23   | write error                 | `storageFailed` while saving, stdout closed, no remote name    |
+/// | 25   | upload failed               | `uploadFailed`: a one-time body needed again, chunked to 1.0   |
 /// | 26   | read error                  | a file to upload cannot be read                                |
 /// | 28   | operation timed out         | `timedOut`, or `-m` elapsed                                    |
 /// | 35   | SSL connect error           | `tlsHandshakeFailed`                                           |
@@ -17,6 +18,7 @@ import HTTPCore
 /// | 43   | internal error              | `internalError`                                                |
 /// | 47   | too many redirects          | `tooManyRedirects`                                             |
 /// | 58   | problem with local cert     | `invalidConfiguration` (certificate, key or CA file)           |
+/// | 52   | got nothing                 | `emptyResponse`: the server closed without answering           |
 /// | 60   | peer certificate problem    | `certificateInvalid`                                           |
 /// | 61   | bad content encoding        | `compressionFailed`                                            |
 /// | 67   | login denied                | `authenticationFailed`                                         |
@@ -53,10 +55,12 @@ struct TransferFailure: Error, Sendable {
         case .connectFailed: 7
         case .protocolViolation: 8
         case .storageFailed: 23
+        case .uploadFailed: 25
         case .timedOut: 28
         case .tlsHandshakeFailed: 35
         case .cancelled: 42
         case .tooManyRedirects: 47
+        case .emptyResponse: 52
         case .invalidConfiguration: 58
         case .certificateInvalid: 60
         case .compressionFailed: 61

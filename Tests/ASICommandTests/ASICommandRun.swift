@@ -51,11 +51,12 @@ struct ASICommandRun {
     ///   - directory: The working directory; the test's when `nil`.
     ///   - limit: How long it may run before it is killed (a hang then fails the test's assertions).
     ///   - environment: Variables set on top of this process's environment.
+    ///   - standardInput: A file to read as standard input; `/dev/null` when `nil`.
     /// - Returns: What it did.
     /// - Throws: ``Missing`` when the binary is not built, or `PeerError` when it cannot be started.
     static func run(
         _ arguments: [String], in directory: String? = nil, limit: Duration = .seconds(60),
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], standardInput: String? = nil
     ) async throws -> ASICommandRun {
         guard access(binary, X_OK) == 0 else { throw Missing(path: binary) }
         let scratch = try makeTemporaryDirectory(prefix: "asikit-asi-run")
@@ -63,7 +64,7 @@ struct ASICommandRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, scratch + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, scratch + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // A working directory goes through `sh -c 'cd DIR && exec asi ...'` (exec keeps the pid).
