@@ -8,6 +8,7 @@ import HTTPCore
 /// | 6    | couldn't resolve host       | `nameResolutionFailed`                                         |
 /// | 7    | couldn't connect            | `connectFailed`                                                |
 /// | 8    | weird server reply          | `protocolViolation`                                            |
+/// | 18   | partial file                | `incompleteBody`: the connection closed before the body ended  |
 /// | 22   | HTTP returned error         | status 400 or more with `--fail`                               |
 /// | 23   | write error                 | `storageFailed` while saving, stdout closed, no remote name    |
 /// | 25   | upload failed               | `uploadFailed`: a one-time body needed again, chunked to 1.0   |
@@ -54,6 +55,7 @@ struct TransferFailure: Error, Sendable {
         case .nameResolutionFailed: 6
         case .connectFailed: 7
         case .protocolViolation: 8
+        case .incompleteBody: 18
         case .storageFailed: 23
         case .uploadFailed: 25
         case .timedOut: 28

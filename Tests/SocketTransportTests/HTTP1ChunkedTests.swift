@@ -62,13 +62,13 @@ struct HTTP1ChunkedTests {
             expected: [.violation("missing CRLF after chunk data")]),
         Case(
             name: "closed in chunk data", chunks: "5\r\nhel", eof: true,
-            expected: [.violation("connection closed in the middle of a chunked body after 3 bytes")]),
+            expected: [.incomplete("connection closed in the middle of a chunked body after 3 bytes")]),
         Case(
             name: "closed before last chunk", chunks: "3\r\nabc\r\n", eof: true,
-            expected: [.violation("connection closed in the middle of a chunked body after 3 bytes")]),
+            expected: [.incomplete("connection closed in the middle of a chunked body after 3 bytes")]),
         Case(
             name: "closed in trailers", chunks: "0\r\nX: 1\r\n", eof: true,
-            expected: [.violation("connection closed in the middle of the trailer section")]),
+            expected: [.incomplete("connection closed in the middle of the trailer section")]),
         Case(
             name: "close after last chunk is fine", chunks: "1\r\nx\r\n0\r\n\r\n", eof: true,
             expected: [.body("x"), .end(trailers: nil)]),

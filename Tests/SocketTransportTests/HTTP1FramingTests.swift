@@ -83,13 +83,13 @@ struct HTTP1FramingTests {
             name: "short body then close", input: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", eof: true,
             expected: [
                 .head(Head(fields: ["Content-Length: 10"], framing: .contentLength(10))),
-                .violation("connection closed after 5 of 10 body bytes"),
+                .incomplete("connection closed after 5 of 10 body bytes"),
             ]),
         Case(
             name: "no body bytes then close", input: "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n", eof: true,
             expected: [
                 .head(Head(fields: ["Content-Length: 3"], framing: .contentLength(3))),
-                .violation("connection closed after 0 of 3 body bytes"),
+                .incomplete("connection closed after 0 of 3 body bytes"),
             ]),
         Case(
             name: "close after complete body is fine",

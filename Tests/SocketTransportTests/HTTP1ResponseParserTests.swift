@@ -159,7 +159,7 @@ struct HTTP1ResponseParserTests {
             expected: [.head(Head(fields: ["X: café", "Content-Length: 0"])), .end(trailers: nil)]),
         Case(
             name: "closed before any byte", input: "",
-            expected: [.error(code: "connectFailed", message: "connection closed before any response bytes arrived")],
+            expected: [.error(code: "emptyResponse", message: "connection closed before any response bytes arrived")],
             eof: true),
         Case(
             name: "closed in the head", input: "HTTP/1.1 200 OK\r\nX: 1\r\n",

@@ -45,6 +45,8 @@ enum ParsedItem: Equatable, CustomStringConvertible {
     static func body(_ text: String) -> ParsedItem { .body(Array(text.utf8)) }
     /// A protocol violation whose message is `message`.
     static func violation(_ message: String) -> ParsedItem { .error(code: "protocolViolation", message: message) }
+    /// A body cut short by the connection's end, whose message is `message`.
+    static func incomplete(_ message: String) -> ParsedItem { .error(code: "incompleteBody", message: message) }
 }
 
 /// Drives an ``HTTP1ResponseParser`` the way a transport does, over any split of the input.

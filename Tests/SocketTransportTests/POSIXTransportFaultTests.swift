@@ -17,7 +17,7 @@ import Glibc
         defer { server.shutdown() }
         let response = try await POSIXTransport().send(testRequest(server.url("/t")), context: testContext())
         #expect(response.status == .ok)
-        let error = await expectClientError(.protocolViolation) { _ = try await response.body.collect(upTo: 1000) }
+        let error = await expectClientError(.incompleteBody) { _ = try await response.body.collect(upTo: 1000) }
         #expect(error?.message.contains("10 of 100") == true)
     }
 

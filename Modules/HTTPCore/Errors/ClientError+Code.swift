@@ -8,7 +8,7 @@ extension ClientError {
             case connectFailed, nameResolutionFailed, timedOut, authenticationFailed, cancelled, invalidRequest
             case tooManyRedirects, storageFailed, protocolViolation, tlsHandshakeFailed, certificateInvalid
             case compressionFailed, invalidConfiguration, internalError, middlewareFailed, uploadFailed
-            case emptyResponse
+            case emptyResponse, incompleteBody
         }
         private let base: Base
 
@@ -17,6 +17,10 @@ extension ClientError {
         /// The server closed the connection without sending a single byte of a response (ASI type 1). A reused
         /// keep-alive connection that does this is retried on a new one first, for idempotent requests.
         public static let emptyResponse = Code(base: .emptyResponse)
+        /// The connection closed before the body was complete: fewer bytes than `Content-Length` announced, or a
+        /// chunked body or its trailers cut off (ASI type 1). The bytes that arrived were delivered; none is
+        /// taken for the whole body.
+        public static let incompleteBody = Code(base: .incompleteBody)
         /// The host name could not be resolved (ASI type 1).
         public static let nameResolutionFailed = Code(base: .nameResolutionFailed)
         /// Nothing was sent or received for longer than the request's timeout (ASI type 2).
@@ -31,7 +35,7 @@ extension ClientError {
         public static let tooManyRedirects = Code(base: .tooManyRedirects)
         /// A file could not be read, written, moved or removed (ASI type 8).
         public static let storageFailed = Code(base: .storageFailed)
-        /// The peer broke the HTTP protocol: a malformed head, a bad chunk, a body shorter than announced.
+        /// The peer broke the HTTP protocol: a malformed head, a bad chunk size, conflicting lengths.
         public static let protocolViolation = Code(base: .protocolViolation)
         /// The TLS handshake failed for a reason other than the certificate (ASI type 1, "SSL problem").
         public static let tlsHandshakeFailed = Code(base: .tlsHandshakeFailed)
@@ -59,7 +63,7 @@ extension ClientError {
         public var asiErrorType: Int {
             switch base {
             case .connectFailed, .nameResolutionFailed, .tlsHandshakeFailed, .certificateInvalid, .protocolViolation,
-                .emptyResponse:
+                .emptyResponse, .incompleteBody:
                 1
             case .timedOut: 2
             case .authenticationFailed: 3

@@ -341,13 +341,13 @@ struct HTTP1ResponseParser {
         case .statusLine, .headerLines:
             throw HTTP1Syntax.violation("connection closed in the middle of the response head")
         case .fixedBody:
-            throw HTTP1Syntax.violation(
+            throw HTTP1Syntax.incomplete(
                 "connection closed after \(bodyBytesReceived) of \(announcedLength) body bytes")
         case .chunkSize, .chunkData, .chunkDataCR, .chunkDataLF:
-            throw HTTP1Syntax.violation(
+            throw HTTP1Syntax.incomplete(
                 "connection closed in the middle of a chunked body after \(bodyBytesReceived) bytes")
         case .trailers:
-            throw HTTP1Syntax.violation("connection closed in the middle of the trailer section")
+            throw HTTP1Syntax.incomplete("connection closed in the middle of the trailer section")
         case .closeDelimited:
             finishMessage(trailers: nil, into: &events)
             state = .closed

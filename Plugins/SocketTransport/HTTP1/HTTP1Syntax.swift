@@ -103,4 +103,11 @@ enum HTTP1Syntax {
     static func violation(_ message: String) -> ClientError {
         ClientError(.protocolViolation, stage: .transport, message: message)
     }
+
+    /// The error for a body the connection's end cut short.
+    /// - Parameter message: What was missing.
+    /// - Returns: A ``ClientError`` with code ``ClientError/Code/incompleteBody``.
+    static func incomplete(_ message: String) -> ClientError {
+        ClientError(.incompleteBody, stage: .transport, message: message)
+    }
 }
