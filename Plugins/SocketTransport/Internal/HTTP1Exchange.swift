@@ -75,7 +75,7 @@ struct HTTP1Exchange {
         }
         return Response(status: head.status, version: head.version, headerFields: head.fields,
                         body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id,
-                        route: plan.key.route, isFromProxy: plan.key.proxy != nil && !plan.key.isTunnel)
+                        route: plan.key.route, isFromProxy: plan.key.isForwarded)
     }
 
     /// Reads once and parses what came: without a limiter as much as the buffer holds; with one, at most the
