@@ -107,8 +107,9 @@ struct ProxyTransportInteropTests {
 
     private static func client(_ route: ProxyRoute, proxyTLS: TLSOptions, overrides: [String: String] = [:]) -> Client {
         let resolver = ScriptedProxyResolver { _ in [route] }
-        return Client(transport: .posix(.init(proxyResolver: resolver, addressOverrides: overrides, proxyTLS: proxyTLS)),
-                      authenticators: [.digest(), .ntlm()])
+        let configuration = POSIXTransport.Configuration(proxyResolver: resolver, addressOverrides: overrides,
+                                                         proxyTLS: proxyTLS)
+        return Client(transport: .posix(configuration), authenticators: [.digest(), .ntlm()])
     }
 
     private static func authenticated(_ url: URL, tls: TLSOptions = TLSOptions(), scheme: String = "Basic") -> Request {
@@ -144,6 +145,34 @@ struct ProxyTransportInteropTests {
     }
 
     @Test(.enabled(if: SquidPeer.shouldRun && NginxPeer.shouldRun))
+    func aTunnelThroughAnHTTPSProxyIsKeptAliveAndReused() async throws {
+        try await withNginx { nginx in
+            try await withSquid(tls: nginx.certificates) { squid in
+                let route = try #require(squid.httpsRoute())
+                let transport = Self.transport(route, proxyTLS: TLSOptions(trustedCAFile: nginx.certificates.caPath))
+                let basic = "Basic " + Data("\(SquidPeer.user):\(SquidPeer.password)".utf8).base64EncodedString()
+                let context = RequestContext(proxyAuthorization: ProxyAuthorization(proxy: route, value: basic),
+                                             logger: Logger(label: "proxy"))
+                var request = Request(url: nginx.url("/conn", on: .tls))
+                request.options.timeout = .seconds(20)
+                request.options.tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+                var answers: [(UInt64?, String)] = []
+                for _ in 0..<2 {
+                    let response = try await transport.send(request, context: context)
+                    #expect(response.status == .ok)
+                    #expect(!response.isFromProxy)
+                    let body = String(decoding: try await response.body.collect(upTo: 1024), as: UTF8.self)
+                    answers.append((response.connectionID, body))
+                }
+                // One connection to squid, one TLS session to nginx inside it, two requests on that session.
+                #expect(answers[0].0 == answers[1].0)
+                #expect(answers[1].1.hasSuffix(" 2"), "\(answers)")
+                try await transport.shutdown()
+            }
+        }
+    }
+
+    @Test(.enabled(if: SquidPeer.shouldRun && NginxPeer.shouldRun))
     func theHTTPSProxysCertificateAndNameAreChecked() async throws {
         try await withNginx { nginx in
             try await withSquid(tls: nginx.certificates) { squid in
@@ -151,7 +180,9 @@ struct ProxyTransportInteropTests {
                 let url = nginx.url("/hello.txt")
                 // Not trusted by the system store.
                 let untrusted = Self.client(.https(host: "localhost", port: port), proxyTLS: TLSOptions())
-                let error = await #expect(throws: ClientError.self) { _ = try await untrusted.send(Self.authenticated(url)) }
+                let error = await #expect(throws: ClientError.self) {
+                    _ = try await untrusted.send(Self.authenticated(url))
+                }
                 #expect(error?.code == .certificateInvalid)
                 // Trusted, but not for this name.
                 let proxyTLS = TLSOptions(trustedCAFile: nginx.certificates.caPath)

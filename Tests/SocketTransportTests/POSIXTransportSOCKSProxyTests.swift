@@ -40,7 +40,8 @@ import Testing
             switch request[3] {
             case 1: rest = connection.read(4 + 2)
             case 4: rest = connection.read(16 + 2)
-            default: rest = connection.read(1).flatMap { length in connection.read(Int(length[0]) + 2).map { length + $0 } }
+            default:
+                rest = connection.read(1).flatMap { length in connection.read(Int(length[0]) + 2).map { length + $0 } }
             }
             guard let rest else { return }
             seen.withLock { $0.append(request + rest) }
@@ -68,7 +69,8 @@ import Testing
         #expect(!response.isFromProxy)
         let port = [UInt8(origin.port >> 8), UInt8(origin.port & 0xFF)]
         let name = Array("origin.example".utf8)
-        let expected: [UInt8] = remote ? [5, 1, 0, 3, UInt8(name.count)] + name + port : [5, 1, 0, 1, 127, 0, 0, 1] + port
+        let expected: [UInt8] = remote
+            ? [5, 1, 0, 3, UInt8(name.count)] + name + port : [5, 1, 0, 1, 127, 0, 0, 1] + port
         #expect(seen.withLock { $0 } == [[5, 1, 0], expected])
         // In origin form, and no Proxy-Authorization down the SOCKS connection.
         let recorded = try #require(origin.requests.first)
@@ -79,6 +81,25 @@ import Testing
         let (again, _) = try await fetch(transport, request)
         #expect(again.connectionID == response.connectionID)
         #expect(proxy.connectionCount == 1)
+    }
+
+    @Test func aConnectionThroughOneRouteNeverServesAnother() async throws {
+        let origin = try LoopbackServer { _ in .ok("pooled") }
+        defer { origin.shutdown() }
+        let proxy = socks5Server(origin: origin.port)
+        defer { proxy.shutdown() }
+        let plain = ProxyRoute.socks5(host: "127.0.0.1", port: proxy.port)
+        let local = ProxyRoute.socks5(host: "127.0.0.1", port: proxy.port, resolvesNamesRemotely: false)
+        let transport = POSIXTransport(configuration: .init(proxyResolver: ScriptedProxyResolver { url in
+            [url.path() == "/local" ? local : plain]
+        }))
+        let first = try await fetch(transport, testRequest(origin.url("/remote"))).0
+        let second = try await fetch(transport, testRequest(origin.url("/remote"))).0
+        let third = try await fetch(transport, testRequest(origin.url("/local"))).0
+        #expect(first.connectionID == second.connectionID)
+        #expect(third.connectionID != first.connectionID)
+        #expect(third.route == local)
+        #expect(proxy.connectionCount == 2)
     }
 
     @Test func socks5SendsTheUserNameAndPassword() async throws {

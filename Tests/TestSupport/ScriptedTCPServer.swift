@@ -128,7 +128,9 @@ package final class ScriptedTCPConnection: @unchecked Sendable {  // used by the
     package func write(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { return }
             offset += sent
@@ -163,7 +165,9 @@ package final class ScriptedTCPConnection: @unchecked Sendable {  // used by the
                 guard got > 0 else { return true }
                 var offset = 0
                 while offset < got {
-                    let sent = buffer.withUnsafeBytes { send(to, $0.baseAddress! + offset, got - offset, Int32(MSG_NOSIGNAL)) }
+                    let sent = buffer.withUnsafeBytes {
+                        send(to, $0.baseAddress! + offset, got - offset, Int32(MSG_NOSIGNAL))
+                    }
                     guard sent > 0 else { return true }
                     offset += sent
                 }

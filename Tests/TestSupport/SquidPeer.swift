@@ -58,8 +58,10 @@ package final class SquidPeer {
         }
         return try PeerError.retryingPortConflicts(
             "squid", attempts: 5,
-            make: { SquidPeer(ports: LoopbackPorts.pick(2), directory: try makeTemporaryDirectory(prefix: "asikit-squid"),
-                              certificates: tls) },
+            make: {
+                SquidPeer(ports: LoopbackPorts.pick(2), directory: try makeTemporaryDirectory(prefix: "asikit-squid"),
+                          certificates: tls)
+            },
             launch: { try $0.launch(executable: executable, htpasswd: htpasswd) },
             stop: { $0.stop() })
     }
@@ -125,7 +127,8 @@ package final class SquidPeer {
         try Data(configuration.utf8).write(to: URL(filePath: directory + "/squid.conf"))
         if let certificates {
             // Copied here, where the `proxy` user squid runs as can read them.
-            try FileManager.default.copyItem(atPath: certificates.serverCertificatePath, toPath: directory + "/proxy.pem")
+            try FileManager.default.copyItem(atPath: certificates.serverCertificatePath,
+                                             toPath: directory + "/proxy.pem")
             try FileManager.default.copyItem(atPath: certificates.serverKeyPath, toPath: directory + "/proxy.key")
         }
         // squid drops to the `proxy` user when started as root: it must read and write here.

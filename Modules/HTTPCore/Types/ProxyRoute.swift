@@ -98,7 +98,8 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
             return
         }
         storage = Storage(Fields(kind: kind, host: host.lowercased(), port: port, credential: credential,
-                                 resolvesNamesRemotely: kind == .socks5 || kind == .socks4a ? resolvesNamesRemotely : true))
+                                 resolvesNamesRemotely: kind == .socks5 || kind == .socks4a
+                                    ? resolvesNamesRemotely : true))
     }
 
     /// Changes one field and builds the route again, so the initializer's rules (lower-cased host, a direct route

@@ -119,7 +119,8 @@ final class TransportCore: Sendable {
                 return try await checkOut(plan, forceNew: forceNew, logger: logger)
             }
             if connection.awaitsTunnel {
-                logger.trace("Sending CONNECT again on the proxy connection", metadata: ["connection": "\(connection.id)"])
+                logger.trace("Sending CONNECT again on the proxy connection",
+                             metadata: ["connection": "\(connection.id)"])
                 try await finishOpening(connection, plan: plan, logger: logger) {
                     try await connector.finishOpening(connection, options: plan.request.options,
                                                       proxyAuthorization: plan.tunnelAuthorization)
