@@ -83,6 +83,7 @@ import Testing
                 head += more
             }
             connection.write(Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+            _ = connection.readSome()  // the ClientHello: closing with it unread would send a reset, not a close
         }
         defer { proxy.shutdown() }
         let transport = transport([.http(host: "127.0.0.1", port: proxy.port)])

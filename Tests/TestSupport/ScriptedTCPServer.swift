@@ -14,6 +14,9 @@ package final class ScriptedTCPServer: Sendable {
     private struct Counts: Sendable {
         var accepted = 0
         var stopped = false
+        /// Whether the accept thread closed the listening socket; only it closes it, so that its `accept` never
+        /// runs on a descriptor number another test's socket has taken since.
+        var closed = false
     }
 
     /// Starts listening and accepting; each connection runs `script` on a new thread, then is closed.
@@ -37,11 +40,18 @@ package final class ScriptedTCPServer: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         let state = state
         startThread {
+            func closeListener() {
+                state.withLock { state in
+                    state.closed = true
+                    close(fd)
+                }
+            }
             while true {
                 let client = accept(fd, nil, nil)
                 if client < 0 {
                     if errno == EINTR { continue }
-                    return  // shut down
+                    closeListener()  // shut down
+                    return
                 }
                 let stopped = state.withLock { state -> Bool in
                     state.accepted += 1
@@ -49,6 +59,7 @@ package final class ScriptedTCPServer: Sendable {
                 }
                 if stopped {
                     close(client)
+                    closeListener()
                     return
                 }
                 startThread {
@@ -67,15 +78,15 @@ package final class ScriptedTCPServer: Sendable {
     /// How many connections it accepted so far.
     package var connectionCount: Int { state.withLock { $0.accepted } }
 
-    /// Stops accepting. Connections already running finish their script.
+    /// Stops accepting (the accept thread then closes the listening socket). Connections already running finish
+    /// their script.
     package func shutdown() {
-        let first = state.withLock { state -> Bool in
-            defer { state.stopped = true }
-            return !state.stopped
+        let fd = fd
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if !state.closed { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
         }
-        guard first else { return }
-        Glibc.shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
     }
 }
 

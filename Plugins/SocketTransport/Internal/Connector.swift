@@ -50,7 +50,7 @@ struct Connector: Sendable {
                                                   deadline: deadline)
                 }
                 if key.isSOCKS {
-                    try await SOCKSHandshake(connection: connection, key: key, deadline: deadline,
+                    try await SOCKSHandshake(connection: connection, key: key, timeout: timeout,
                                              resolve: { try await connector.addresses(host: $0, port: $1) }).run()
                 }
             } catch {

@@ -9,14 +9,14 @@ import HTTPCore
 /// `https` origin starts on it as on a direct connection.
 ///
 /// Every read asks for exactly the bytes the reply still lacks, so nothing of the origin's stream is read here,
-/// and every wait ends at the connect deadline.
+/// and every read and write waits at most the connect timeout, as the answer to `CONNECT` does.
 struct SOCKSHandshake {
     /// The connection to the proxy, nothing sent on it yet.
     let connection: Connection
     /// The origin (host and port) and the SOCKS route.
     let key: PoolKey
-    /// The connect deadline (``NanoTime``).
-    let deadline: UInt64
+    /// The longest wait for each read or write (the connect timeout, ``NanoTime`` nanoseconds).
+    let timeout: UInt64
     /// Resolves the origin's name when the route asks for local resolution.
     let resolve: @Sendable (String, Int) async throws -> [SocketAddress]
 
@@ -132,11 +132,11 @@ struct SOCKSHandshake {
     }
 
     private func write(_ bytes: [UInt8]) async throws {
-        connection.inactivityTimeout = remaining()
+        connection.inactivityTimeout = timeout
         do {
             try await connection.write(bytes)
         } catch let error as ClientError where error.code == .timedOut {
-            throw timeout()
+            throw timedOut()
         }
     }
 
@@ -145,12 +145,12 @@ struct SOCKSHandshake {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         while bytes.count < count {
-            connection.inactivityTimeout = remaining()
+            connection.inactivityTimeout = timeout
             let read: Int
             do {
                 read = try await connection.read(upTo: count - bytes.count)
             } catch let error as ClientError where error.code == .timedOut {
-                throw timeout()
+                throw timedOut()
             }
             guard read > 0 else { throw failure(SOCKSError(.closed)) }
             bytes += connection.received(read)
@@ -158,13 +158,7 @@ struct SOCKSHandshake {
         return bytes
     }
 
-    private func remaining() -> UInt64 {
-        guard deadline != NanoTime.never else { return NanoTime.never }
-        let now = NanoTime.now()
-        return deadline > now ? deadline - now : 1
-    }
-
-    private func timeout() -> ClientError {
+    private func timedOut() -> ClientError {
         ClientError(.timedOut, stage: .transport,
                     message: "The SOCKS proxy \(proxy) did not answer within the connect timeout")
     }
