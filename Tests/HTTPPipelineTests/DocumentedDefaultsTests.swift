@@ -281,6 +281,8 @@ import Testing
             prefixTransport + "idleTimeout": render(try duration(transport["idleTimeout"])),
             prefixTransport + "proxyResolver": render(try evaluate(transport["proxyResolver"])),
             prefixTransport + "addressOverrides": transport["addressOverrides"] ?? "missing",
+            prefixTransport + "proxyTLS": transport["proxyTLS"] ?? "missing",
+            prefixTransport + "proxyParkingDuration": render(try duration(transport["proxyParkingDuration"])),
             prefixCookieFile + "keepsSessionCookies": cookieFile["keepsSessionCookies"] ?? "missing",
             prefixCookieFile + "loadsSessionCookies": cookieFile["loadsSessionCookies"] ?? "missing",
             prefixCookieFile + "limits": cookieFile["limits"] ?? "missing",

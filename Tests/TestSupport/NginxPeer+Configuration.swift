@@ -26,6 +26,7 @@ extension NginxPeer {
         let certs = certificates
         let connectionProbe =
             #"location = /conn { default_type text/plain; return 200 "$connection $connection_requests"; }"#
+            + #" location = /remote-addr { default_type text/plain; return 200 "$remote_addr"; }"#
         return """
             \(Self.commonSettings(directory: directory))
                 keepalive_requests 1000;

@@ -24,7 +24,7 @@ package struct Handoff<Value>: @unchecked Sendable {
 }
 
 /// Starts a detached POSIX thread that runs `body`.
-private func startThread(_ body: @escaping @Sendable () -> Void) {
+package func startThread(_ body: @escaping @Sendable () -> Void) {
     let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     var thread = pthread_t()
     let created = pthread_create(&thread, nil, { argument in

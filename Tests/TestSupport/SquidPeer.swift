@@ -7,7 +7,9 @@ package import HTTPCore
 /// (`digest_file_auth`) and NTLM (`ntlm_fake_auth`, which accepts any password for a `DOMAIN\user` name) and lets
 /// through only authenticated requests from 127.0.0.1. ``user`` and ``password`` pass Basic and Digest.
 ///
-/// Use ``withSquid(_:)``. Skipped when squid is not installed, unless `ASI_REQUIRE_PEERS=1`.
+/// With TLS fixtures it also listens with TLS (`https_port`, ``httpsPort``): an HTTPS proxy, whose certificate is the
+/// fixtures' `localhost` one. Use ``withSquid(tls:_:)``. Skipped when squid is not installed, unless
+/// `ASI_REQUIRE_PEERS=1`.
 package final class SquidPeer {
     /// The user the proxy accepts (Basic and Digest).
     package static let user = "proxyuser"
@@ -18,6 +20,9 @@ package final class SquidPeer {
 
     /// The port it listens on.
     package let port: Int
+    /// The port it listens on with TLS, when started with TLS fixtures.
+    package let httpsPort: Int?
+    private let certificates: TestCertificates?
     /// The temporary directory with its configuration and logs.
     package let directory: String
     private var process: ChildProcess?
@@ -32,9 +37,11 @@ package final class SquidPeer {
         executable != nil && FileManager.default.fileExists(atPath: helpers + "/ntlm_fake_auth")
         && ChildProcess.find("htpasswd") != nil || PeerEnvironment.peersRequired
 
-    private init(port: Int, directory: String) {
-        self.port = port
+    private init(ports: [Int], directory: String, certificates: TestCertificates?) {
+        port = ports[0]
+        httpsPort = certificates == nil ? nil : ports[1]
         self.directory = directory
+        self.certificates = certificates
     }
 
     deinit {
@@ -42,16 +49,19 @@ package final class SquidPeer {
     }
 
     /// Starts squid and waits until it accepts connections.
+    /// - Parameter tls: The TLS fixtures for an HTTPS port too, or `nil` for the plain port only.
     /// - Returns: The running peer.
     /// - Throws: ``PeerError`` when squid is missing, fails to start or is not ready within thirty seconds.
-    package static func start() throws -> SquidPeer {
+    package static func start(tls: TestCertificates? = nil) throws -> SquidPeer {
         guard let executable, let htpasswd = ChildProcess.find("htpasswd") else {
             throw PeerError.notInstalled("squid and htpasswd (apt-get install squid apache2-utils)")
         }
         return try PeerError.retryingPortConflicts(
             "squid", attempts: 5,
-            make: { SquidPeer(port: LoopbackPorts.pick(1)[0],
-                              directory: try makeTemporaryDirectory(prefix: "asikit-squid")) },
+            make: {
+                SquidPeer(ports: LoopbackPorts.pick(2), directory: try makeTemporaryDirectory(prefix: "asikit-squid"),
+                          certificates: tls)
+            },
             launch: { try $0.launch(executable: executable, htpasswd: htpasswd) },
             stop: { $0.stop() })
     }
@@ -61,6 +71,13 @@ package final class SquidPeer {
     /// - Returns: An ``HTTPCore/ProxyRoute/Kind/http`` route to 127.0.0.1 and ``port``.
     package func route(credential: Credential? = nil) -> ProxyRoute {
         .http(host: "127.0.0.1", port: port, credential: credential)
+    }
+
+    /// The route to this proxy's HTTPS port (nil without TLS fixtures).
+    /// - Parameter credential: The credential to configure the route with, if any.
+    /// - Returns: An ``HTTPCore/ProxyRoute/Kind/https`` route to `localhost` (the name its certificate is for).
+    package func httpsRoute(credential: Credential? = nil) -> ProxyRoute? {
+        httpsPort.map { .https(host: "localhost", port: $0, credential: credential) }
     }
 
     /// The access log so far: one line per request, with the authenticated user.
@@ -77,8 +94,12 @@ package final class SquidPeer {
 
     private var configuration: String {
         let helpers = Self.helpers
+        let httpsLine = httpsPort.map {
+            "https_port 127.0.0.1:\($0) tls-cert=\(directory)/proxy.pem tls-key=\(directory)/proxy.key"
+        }
         return """
             http_port 127.0.0.1:\(port)
+            \(httpsLine ?? "")
             pid_filename \(directory)/squid.pid
             cache_log \(directory)/cache.log
             access_log stdio:\(directory)/access.log
@@ -104,6 +125,12 @@ package final class SquidPeer {
         guard status == 0 else { throw PeerError.startFailed("htpasswd", log: "exit \(status)") }
         try Data("\(Self.user):\(Self.password)\n".utf8).write(to: URL(filePath: directory + "/digest.pw"))
         try Data(configuration.utf8).write(to: URL(filePath: directory + "/squid.conf"))
+        if let certificates {
+            // Copied here, where the `proxy` user squid runs as can read them.
+            try FileManager.default.copyItem(atPath: certificates.serverCertificatePath,
+                                             toPath: directory + "/proxy.pem")
+            try FileManager.default.copyItem(atPath: certificates.serverKeyPath, toPath: directory + "/proxy.key")
+        }
         // squid drops to the `proxy` user when started as root: it must read and write here.
         _ = try? ChildProcess.run("/bin/chown", ["-R", "proxy:proxy", directory], logPath: "/dev/null")
         chmod(directory, 0o755)
@@ -119,7 +146,9 @@ package final class SquidPeer {
                                             log: child.logTail + log.suffix(2048))
             }
             if log.contains("Accepting HTTP Socket connections"), LoopbackPorts.accepts(port),
-                ListeningSocketOwner.holds(port: port, pid: child.pid)
+                ListeningSocketOwner.holds(port: port, pid: child.pid),
+                httpsPort.map({ LoopbackPorts.accepts($0) && ListeningSocketOwner.holds(port: $0, pid: child.pid) })
+                    ?? true
             {
                 return
             }
@@ -130,9 +159,14 @@ package final class SquidPeer {
 }
 
 /// Starts squid, runs `body`, and stops squid, also when `body` throws.
-/// - Parameter body: The test.
+/// - Parameters:
+///   - tls: The TLS fixtures for an HTTPS port too, or `nil` for the plain port only.
+///   - body: The test.
 /// - Returns: What `body` returns.
 /// - Throws: ``PeerError`` when squid cannot be started, or what `body` throws.
-package func withSquid<Result>(_ body: (SquidPeer) async throws -> Result) async throws -> Result {
-    try await withPeer(start: { try SquidPeer.start() }, stop: { $0.stop() }, body)
+package func withSquid<Result>(
+    tls: TestCertificates? = nil,
+    _ body: (SquidPeer) async throws -> Result
+) async throws -> Result {
+    try await withPeer(start: { try SquidPeer.start(tls: tls) }, stop: { $0.stop() }, body)
 }

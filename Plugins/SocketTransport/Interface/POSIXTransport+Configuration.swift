@@ -19,10 +19,20 @@ extension POSIXTransport {
         /// directly to the origin, and no resolver is asked.
         ///
         /// The transport asks it once per request and tries its routes in order, going on to the next route
-        /// when a connection cannot be opened (see ``POSIXTransport``, "Proxies"). This version speaks HTTP
-        /// proxies (absolute-form requests for `http` URLs, `CONNECT` tunnels for `https` URLs); HTTPS and SOCKS
-        /// proxy routes fail the request with ``ClientError/Code/invalidConfiguration``.
+        /// when a connection cannot be opened (see ``POSIXTransport``, "Proxies"). It speaks HTTP and HTTPS proxies
+        /// (absolute-form requests for `http` URLs, `CONNECT` tunnels for `https` URLs), SOCKS5 and SOCKS4/4a.
         public var proxyResolver: (any ProxyResolver)?
+        /// The TLS settings for the connection to an HTTPS proxy (a ``HTTPCore/ProxyRoute/Kind/https`` route): the
+        /// proxy's own certificate and name are checked against the system store or ``TLSOptions/trustedCAFile``
+        /// (curl's `--proxy-cacert`), or not at all when ``TLSOptions/validatesCertificate`` is `false` (curl's
+        /// `--proxy-insecure`), and ``TLSOptions/clientIdentity`` is presented to the proxy. They apply to the proxy
+        /// only: TLS to an origin inside a tunnel uses the request's ``RequestOptions/tls``. Default: validate
+        /// against the system store.
+        public var proxyTLS: TLSOptions
+        /// How long a proxy that could not be reached (refused, unreachable, connect timeout, a `502` to `CONNECT`,
+        /// a SOCKS proxy that could not reach the origin) is parked: later requests try the resolver's other routes
+        /// first and this proxy only after them. Default 30 seconds; zero parks nothing.
+        public var proxyParkingDuration: Duration
         /// Addresses to use instead of asking the resolver, by `host:port` (curl's `--resolve`): the key is a
         /// lower-cased host name and a port, for example `example.org:8080`, the value an IPv4 or IPv6 literal.
         /// The request keeps its URL, `Host` field and TLS server name. Default empty.
@@ -35,18 +45,24 @@ extension POSIXTransport {
         ///   - idleTimeout: The idle lifetime of pooled connections, or `nil` to use the request's option.
         ///   - proxyResolver: The proxy resolver, or `nil` to connect directly.
         ///   - addressOverrides: Addresses by `host:port` to use instead of resolving the host.
+        ///   - proxyTLS: The TLS settings for connections to HTTPS proxies.
+        ///   - proxyParkingDuration: How long an unreachable proxy goes to the end of the route list.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
             idleTimeout: Duration? = nil,
             proxyResolver: (any ProxyResolver)? = nil,
-            addressOverrides: [String: String] = [:]
+            addressOverrides: [String: String] = [:],
+            proxyTLS: TLSOptions = TLSOptions(),
+            proxyParkingDuration: Duration = .seconds(30)
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.idleTimeout = idleTimeout
             self.proxyResolver = proxyResolver
             self.addressOverrides = addressOverrides
+            self.proxyTLS = proxyTLS
+            self.proxyParkingDuration = proxyParkingDuration
         }
     }
 }

@@ -39,11 +39,29 @@ public import HTTPCore
 /// through a `CONNECT` tunnel: the authorization goes with `CONNECT` only, then TLS to the origin runs inside the
 /// tunnel (SNI and certificate checks for the origin's name). A `407` to `CONNECT` is returned as a response, a
 /// `502` goes on to the next route, and any other refusal fails the request with
-/// ``ClientError/Code/connectFailed`` (a proxy's page is never taken for the origin's). Routes this version cannot
-/// speak (HTTPS proxies, SOCKS) fail the request with ``ClientError/Code/invalidConfiguration`` instead of being
-/// skipped, since skipping would bypass a configured proxy. On every route except a plain HTTP proxy for an
-/// `http` URL, a `Proxy-Authorization` field the caller set is dropped: it never reaches an origin or goes down a
-/// tunnel. Connections (tunnels too) are pooled per route and origin.
+/// ``ClientError/Code/connectFailed`` (a proxy's page is never taken for the origin's). When a `407` to `CONNECT`
+/// offers a connection-bound scheme (NTLM, Negotiate) and the proxy keeps the connection open, the connection is
+/// kept for the request that names it (``RequestContext/preferredConnectionID``), which sends its next `CONNECT` on
+/// it: the handshake lives on one connection.
+///
+/// An ``HTTPCore/ProxyRoute/Kind/https`` proxy is spoken to the same way over TLS to the proxy: its certificate and
+/// name are checked with ``Configuration/proxyTLS``, and for an `https` URL the origin's TLS session runs inside
+/// the proxy's (TLS inside TLS, each session checking its own peer).
+///
+/// Through a ``HTTPCore/ProxyRoute/Kind/socks5`` proxy (RFC 1928, no authentication or RFC 1929 user name and
+/// password from the route's credential) or a ``HTTPCore/ProxyRoute/Kind/socks4a`` one (SOCKS4a, or SOCKS4 when the
+/// route resolves names locally), the proxy is asked for a connection to the origin, by name when
+/// ``HTTPCore/ProxyRoute/resolvesNamesRemotely`` (curl's `socks5h`), else by the address resolved here (honouring
+/// ``Configuration/addressOverrides``); then the request goes as on a direct connection, TLS included. A failure
+/// reply is a ``SOCKSError`` in the error's `underlying`: an unreachable origin goes on to the next route as a `502`
+/// does, a refusal by rule ends the request, a rejected password is ``ClientError/Code/authenticationFailed`` and
+/// bytes that are not SOCKS are ``ClientError/Code/protocolViolation``. The handshake's reads never take more
+/// than the reply and end at the connect timeout.
+///
+/// On every route except the absolute form to an HTTP or HTTPS proxy, a `Proxy-Authorization` field the caller set
+/// is dropped: it never reaches an origin or goes down a tunnel. Connections (tunnels too) are pooled per route
+/// (kind, proxy host and port, credential) and origin. A proxy whose route failed over is parked for
+/// ``Configuration/proxyParkingDuration``: later requests try the other routes first and it last.
 ///
 /// The transport owns its resolver: ``run()`` runs the resolver's background work and ``shutdown()`` shuts it
 /// down.
@@ -72,7 +90,7 @@ public struct POSIXTransport: Transport {
     /// - Returns: The response.
     /// - Throws: ``ClientError`` (`invalidRequest`, `nameResolutionFailed`, `connectFailed`, `timedOut`,
     ///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `storageFailed`,
-    ///   `invalidConfiguration`, also for a proxy route this transport cannot speak) or `CancellationError`.
+    ///   `invalidConfiguration`, `authenticationFailed` from a SOCKS proxy) or `CancellationError`.
     public func send(_ request: Request, context: RequestContext) async throws -> Response {
         try await core.send(request, context: context)
     }

@@ -38,6 +38,10 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     /// Whether it carried a connection-bound authentication (an NTLM handshake: a request with
     /// ``RequestContext/preferredConnectionID``): the pool then gives it only to a request that asks for its id.
     var isBound = false
+    /// Whether it is a connection to a proxy whose `CONNECT` was answered with a challenge of a connection-bound
+    /// scheme (NTLM) and kept for the handshake's next `CONNECT`: not a tunnel yet. Such a connection is also
+    /// bound, so only the request that names it takes it.
+    var awaitsTunnel = false
     /// Whether the peer closed its side.
     private(set) var sawEndOfStream = false
     private(set) var isClosed = false
@@ -66,7 +70,8 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
         buffer.deallocate()
     }
 
-    /// Runs the TLS handshake.
+    /// Runs the TLS handshake: on the socket, or inside the TLS session already running (TLS to the origin in a
+    /// tunnel through an HTTPS proxy).
     /// - Parameters:
     ///   - context: The TLS context for the connection's options.
     ///   - host: The host name for SNI and certificate checks.
@@ -74,7 +79,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     ///   - deadline: The connect deadline.
     /// - Throws: ``ClientError`` (`certificateInvalid`, `tlsHandshakeFailed`, `timedOut`) or `CancellationError`.
     func startTLS(context: TLSContext, host: String, port: Int, deadline: UInt64) async throws {
-        let session = try TLSSession(context: context, fd: fd, host: host, port: port)
+        let session = try TLSSession(context: context, fd: fd, host: host, port: port, over: tls)
         tls = session
         drained = false  // set by plain reads before a tunnel's TLS starts; says nothing about TLS reads
         while true {

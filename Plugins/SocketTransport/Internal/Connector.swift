@@ -5,13 +5,17 @@ import HTTPCore
 
 /// Opens new connections: name resolution, a non-blocking connect to each address in turn, then the TLS
 /// handshake for `https`, all under one connect deadline. Through a proxy, the socket connects to the proxy
-/// (``PoolKey/connectHost`` and ``PoolKey/connectPort``) instead of the origin.
+/// (``PoolKey/connectHost`` and ``PoolKey/connectPort``) instead of the origin, runs TLS to the proxy for an
+/// HTTPS proxy, then a `CONNECT` tunnel (``ProxyTunnel``) or a SOCKS handshake (``SOCKSHandshake``) before TLS
+/// to the origin.
 struct Connector: Sendable {
     let loops: EventLoopGroup
     let resolver: NameResolver
     let tlsContexts: TLSContextCache
     /// ``POSIXTransport/Configuration/addressOverrides``.
     var addressOverrides: [String: String] = [:]
+    /// ``POSIXTransport/Configuration/proxyTLS``.
+    var proxyTLS = TLSOptions()
 
     /// Opens a connection for `key`.
     /// - Parameters:
@@ -27,21 +31,12 @@ struct Connector: Sendable {
     func connect(
         _ key: PoolKey, options: RequestOptions, proxyAuthorization: ProxyAuthorization? = nil
     ) async throws -> Connection {
-        let timeout = (options.connectTimeout ?? options.timeout).map(NanoTime.nanoseconds) ?? NanoTime.never
+        let timeout = Self.connectTimeout(options)
         let deadline = NanoTime.deadline(after: timeout)
-        let tlsContext = try key.tls.map { try tlsContexts.context(for: $0) }
-        let addresses: [SocketAddress]
-        let host = key.connectHost
-        let port = key.connectPort
-        if let literal = SocketAddress(literal: host, port: port) {
-            addresses = [literal]
-        } else if let override = addressOverrides["\(host.lowercased()):\(port)"],
-            let literal = SocketAddress(literal: override, port: port)
-        {
-            addresses = [literal]
-        } else {
-            addresses = try await resolver.resolve(host: host, port: port)
-        }
+        let proxyTLSContext = key.proxy?.kind == .https ? try tlsContexts.context(for: proxyTLS) : nil
+        _ = try key.tls.map { try tlsContexts.context(for: $0) }  // a bad CA file fails before any connect
+        let connector = self
+        let addresses = try await addresses(host: key.connectHost, port: key.connectPort)
 
         var lastError: SyscallError?
         for address in addresses {
@@ -49,22 +44,76 @@ struct Connector: Sendable {
             guard let connection = try await connect(to: address, key: key, deadline: deadline, timeout: timeout,
                                                      lastError: &lastError)
             else { continue }
-            if key.isTunnel {
-                do {
-                    try await ProxyTunnel.open(on: connection, key: key, authorization: proxyAuthorization,
-                                               timeout: timeout)
-                } catch {
-                    connection.close()
-                    throw error
+            do {
+                if let proxyTLSContext, let proxy = key.proxy {
+                    try await connection.startTLS(context: proxyTLSContext, host: proxy.host, port: proxy.port,
+                                                  deadline: deadline)
                 }
+                if key.isSOCKS {
+                    try await SOCKSHandshake(connection: connection, key: key, timeout: timeout,
+                                             resolve: { try await connector.addresses(host: $0, port: $1) }).run()
+                }
+            } catch {
+                connection.close()
+                throw error
             }
-            if let tlsContext {
-                try await connection.startTLS(context: tlsContext, host: key.host, port: key.port, deadline: deadline)
-            }
+            try await finishOpening(connection, options: options, proxyAuthorization: proxyAuthorization,
+                                    deadline: deadline)
             return connection
         }
         throw ClientError(.connectFailed, stage: .transport, message: "Could not connect to \(key.peerDescription)",
                           underlying: lastError)
+    }
+
+    /// Finishes a connection to the proxy or origin: the `CONNECT` tunnel for a tunnel's key, then TLS to the
+    /// origin for `https`. Also used on a kept connection whose `CONNECT` was answered with a challenge of a
+    /// connection-bound scheme (``Connection/awaitsTunnel``), to send the next `CONNECT` on it.
+    /// - Parameters:
+    ///   - connection: The connection, connected (and for an HTTPS proxy, with TLS to the proxy).
+    ///   - options: The request's options.
+    ///   - proxyAuthorization: The `Proxy-Authorization` for `CONNECT`, if any.
+    ///   - deadline: The connect deadline; `nil` to start one now.
+    /// - Throws: As ``connect(_:options:proxyAuthorization:)``. The connection is closed on a throw, unless the
+    ///   throw is a ``ProxyTunnel/Answer/challenged(_:keeping:)`` that keeps it.
+    func finishOpening(
+        _ connection: Connection, options: RequestOptions, proxyAuthorization: ProxyAuthorization?,
+        deadline: UInt64? = nil
+    ) async throws {
+        let key = connection.key
+        let timeout = Self.connectTimeout(options)
+        let deadline = deadline ?? NanoTime.deadline(after: timeout)
+        do {
+            if key.isTunnel {
+                connection.awaitsTunnel = false
+                try await ProxyTunnel.open(on: connection, key: key, authorization: proxyAuthorization,
+                                           timeout: timeout)
+            }
+            if let tls = key.tls {
+                try await connection.startTLS(context: try tlsContexts.context(for: tls), host: key.host,
+                                              port: key.port, deadline: deadline)
+            }
+        } catch ProxyTunnel.Answer.challenged(let response, let kept?) {
+            connection.awaitsTunnel = true
+            throw ProxyTunnel.Answer.challenged(response, keeping: kept)
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// The addresses for `host`: the literal itself, the configured override, or the resolver's answer.
+    func addresses(host: String, port: Int) async throws -> [SocketAddress] {
+        if let literal = SocketAddress(literal: host, port: port) { return [literal] }
+        if let override = addressOverrides["\(host.lowercased()):\(port)"],
+            let literal = SocketAddress(literal: override, port: port)
+        {
+            return [literal]
+        }
+        return try await resolver.resolve(host: host, port: port)
+    }
+
+    private static func connectTimeout(_ options: RequestOptions) -> UInt64 {
+        (options.connectTimeout ?? options.timeout).map(NanoTime.nanoseconds) ?? NanoTime.never
     }
 
     /// One TCP connect; `nil` (with `lastError` set) when this address refused or could not be reached.

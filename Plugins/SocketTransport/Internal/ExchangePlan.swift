@@ -36,37 +36,42 @@ struct ExchangePlan: Sendable {
     /// afterwards (RFC 9112 §9.6 asks this of a client that will not reuse it), `keep-alive` for a persistent
     /// HTTP/1.0 request. A `Connection` field set by the caller is left alone.
     ///
-    /// Through a plain HTTP proxy (an `http` URL over an ``ProxyRoute/Kind/http`` route) the request target is
-    /// in absolute form (`GET http://origin:8080/path?q HTTP/1.1`, RFC 9112 §3.2.2), `Host` still names the
-    /// origin, and `Proxy-Authorization` is set from `proxyAuthorization` when it is for this proxy (a field
-    /// the caller set is kept otherwise). An `https` URL over an HTTP proxy goes through a `CONNECT` tunnel:
-    /// `proxyAuthorization` goes with `CONNECT` only (``tunnelAuthorization``). On every route but a plain HTTP
-    /// proxy a `Proxy-Authorization` field is dropped, so it never reaches an origin or goes down a tunnel.
+    /// Through an HTTP or HTTPS proxy, an `http` URL's request target is in absolute form
+    /// (`GET http://origin:8080/path?q HTTP/1.1`, RFC 9112 §3.2.2), `Host` still names the origin, and
+    /// `Proxy-Authorization` is set from `proxyAuthorization` when it is for this proxy (a field the caller set
+    /// is kept otherwise). An `https` URL over such a proxy goes through a `CONNECT` tunnel: `proxyAuthorization`
+    /// goes with `CONNECT` only (``tunnelAuthorization``). Through a SOCKS proxy the request is in origin form,
+    /// as directly. On every route but the absolute form to a proxy a `Proxy-Authorization` field is dropped, so
+    /// it never reaches an origin or goes down a tunnel.
     /// - Parameters:
     ///   - request: The request.
     ///   - target: The request's URL taken apart.
     ///   - route: The route to send it over.
     ///   - proxyAuthorization: The pipeline's answer to a proxy's 407 challenge, if any.
     ///   - idleTimeout: The configured idle lifetime of pooled connections, if any.
+    ///   - bindsConnection: Whether the exchange is part of a connection-bound handshake (the context has a
+    ///     ``RequestContext/preferredConnectionID``). A tunnel's key then leaves out its `CONNECT` authorization:
+    ///     the handshake's steps each bring another one but must find the same connection, which the pool keeps
+    ///     for the requests that name it.
     /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest`` for header injection or a body of
-    ///   unknown length with HTTP/1.0 (which has no chunked coding); with
-    ///   ``ClientError/Code/invalidConfiguration`` for a route this transport cannot speak yet.
+    ///   unknown length with HTTP/1.0 (which has no chunked coding).
     init(
         request: Request,
         target: RequestTarget,
         route: ProxyRoute,
         proxyAuthorization: ProxyAuthorization?,
-        idleTimeout: Duration?
+        idleTimeout: Duration?,
+        bindsConnection: Bool = false
     ) throws {
         self.request = request
         self.target = target
-        let mode = try Mode(route, target: target)
+        let mode = Mode(route, target: target)
         let throughHTTPProxy = mode == .forward
         let authorization = proxyAuthorization.flatMap { $0.applies(to: route) ? $0 : nil }
         tunnelAuthorization = mode == .tunnel ? authorization : nil
         key = PoolKey(scheme: target.scheme, host: target.host, port: target.port,
                       tls: target.isSecure ? request.options.tls : nil, proxy: route.isDirect ? nil : route,
-                      tunnelAuthorization: tunnelAuthorization?.value)
+                      tunnelAuthorization: bindsConnection ? nil : tunnelAuthorization?.value)
         let version = request.options.httpVersion
         if let body = request.body {
             framing = body.length.map { .contentLength($0) } ?? .chunked
@@ -103,24 +108,20 @@ struct ExchangePlan: Sendable {
     enum Mode: Equatable {
         /// Straight to the origin.
         case direct
-        /// To a plain HTTP proxy, with the absolute-form target (an `http` URL).
+        /// To an HTTP or HTTPS proxy, with the absolute-form target (an `http` URL).
         case forward
-        /// Through a `CONNECT` tunnel of an HTTP proxy, with TLS to the origin inside it (an `https` URL).
+        /// Through a `CONNECT` tunnel of an HTTP or HTTPS proxy, with TLS to the origin inside it (an `https`
+        /// URL).
         case tunnel
+        /// Through a SOCKS proxy: after its handshake the socket is the origin's, in origin form.
+        case socks
 
         /// The mode for `route` and `target`.
-        /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` for a route this transport
-        ///   cannot speak yet: HTTPS proxies and SOCKS. Such a route is never skipped, since going on to the next
-        ///   route (or direct) would bypass a configured proxy.
-        init(_ route: ProxyRoute, target: RequestTarget) throws {
+        init(_ route: ProxyRoute, target: RequestTarget) {
             switch route.kind {
-            case .direct:
-                self = .direct
-            case .http:
-                self = target.isSecure ? .tunnel : .forward
-            default:
-                throw ClientError(.invalidConfiguration, stage: .transport,
-                                  message: "POSIXTransport cannot speak to \(route.kind) proxies yet; route \(route)")
+            case .http, .https: self = target.isSecure ? .tunnel : .forward
+            case .socks4a, .socks5: self = .socks
+            default: self = .direct
             }
         }
     }

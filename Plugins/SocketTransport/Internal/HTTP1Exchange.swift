@@ -75,7 +75,7 @@ struct HTTP1Exchange {
         }
         return Response(status: head.status, version: head.version, headerFields: head.fields,
                         body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id,
-                        route: plan.key.route, isFromProxy: plan.key.proxy != nil && !plan.key.isTunnel)
+                        route: plan.key.route, isFromProxy: plan.key.isForwarded)
     }
 }
 

@@ -1,8 +1,11 @@
 import HTTPCore
 
-/// Opens a `CONNECT` tunnel through an HTTP proxy (RFC 9110 §9.3.6), for an `https` URL: the request names the
-/// origin in authority form, carries `Proxy-Authorization` when the pipeline's authorization is for this proxy,
-/// and a 2xx answer turns the connection into a byte pipe to the origin, over which TLS then starts.
+/// Opens a `CONNECT` tunnel through an HTTP or HTTPS proxy (RFC 9110 §9.3.6), for an `https` URL: the request
+/// names the origin in authority form, carries `Proxy-Authorization` when the pipeline's authorization is for this
+/// proxy, and a 2xx answer turns the connection into a byte pipe to the origin, over which TLS then starts.
+///
+/// A `407` whose challenge offers a connection-bound scheme (NTLM, Negotiate) on a connection the proxy keeps
+/// open is thrown with the connection kept: the handshake's next `CONNECT` must go on the same connection.
 enum ProxyTunnel {
     /// The largest 407 body kept for the caller; a bigger one is dropped (the connection closes anyway).
     static let maxChallengeBodySize = 64 * 1024
@@ -10,8 +13,9 @@ enum ProxyTunnel {
     /// How the proxy answered other than by opening the tunnel. Internal control flow: thrown by the connector and
     /// turned into a response or an error by ``TransportCore``.
     enum Answer: Error {
-        /// `407 Proxy Authentication Required`: an ordinary response for the pipeline, with its route set.
-        case challenged(Response)
+        /// `407 Proxy Authentication Required`: an ordinary response for the pipeline, with its route set; and
+        /// the connection when it stays open for the next `CONNECT` of a connection-bound handshake.
+        case challenged(Response, keeping: Connection?)
         /// Any other refusal: the request ends with this error, without trying the next route.
         case refused(ClientError)
     }
@@ -38,7 +42,7 @@ enum ProxyTunnel {
         connection.parser.expectResponse(toMethod: .connect)
         try await connection.write(request)
 
-        let (head, body) = try await readAnswer(on: connection)
+        let (head, body, ended) = try await readAnswer(on: connection)
         switch head.status.code {
         case 200..<300:
             guard !connection.parser.hasBufferedBytes else {
@@ -56,7 +60,10 @@ enum ProxyTunnel {
                 status: head.status, version: head.version, headerFields: fields,
                 body: ResponseBody(expectedLength: Int64(length), source: BufferedBodySource(kept)),
                 connectionID: connection.id, route: proxy, isFromProxy: true)
-            throw Answer.challenged(response)
+            let schemes = head.fields[values: .proxyAuthenticate].map { $0.prefix { $0 != " " }.lowercased() }
+            let bound = schemes.contains("ntlm") || schemes.contains("negotiate")
+            let keeps = bound && ended && head.keepAlive && connection.isReusable
+            throw Answer.challenged(response, keeping: keeps ? connection : nil)
         case 502:
             throw RouteUnreachable(error: ClientError(
                 .connectFailed, stage: .transport,
@@ -68,8 +75,11 @@ enum ProxyTunnel {
         }
     }
 
-    /// Reads the final answer's head and, for a 407, its body (`nil` when it was too big to keep).
-    private static func readAnswer(on connection: Connection) async throws -> (HTTP1ResponseHead, [[UInt8]]?) {
+    /// Reads the final answer's head and, for a 407, its body (`nil` when it was too big to keep) and whether
+    /// the body was read to its end.
+    private static func readAnswer(
+        on connection: Connection
+    ) async throws -> (HTTP1ResponseHead, [[UInt8]]?, ended: Bool) {
         var head: HTTP1ResponseHead?
         var chunks: [[UInt8]]? = []
         var size = 0
@@ -89,7 +99,7 @@ enum ProxyTunnel {
                 }
             }
             connection.events.removeAll(keepingCapacity: true)
-            if let head, ended || head.status.code != 407 || chunks == nil { return (head, chunks) }
+            if let head, ended || head.status.code != 407 || chunks == nil { return (head, chunks, ended) }
             if count == 0 {
                 throw ClientError(.connectFailed, stage: .transport, message: "The proxy closed the connection")
             }

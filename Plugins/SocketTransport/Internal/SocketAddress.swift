@@ -52,6 +52,18 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         SocketAddress(literal: host, port: 0) != nil
     }
 
+    /// The IP address's bytes in network order: 4 for IPv4, 16 for IPv6 (the port left out).
+    var ipBytes: [UInt8] {
+        withUnsafeBytes(of: storage) { raw -> [UInt8] in
+            if family == AF_INET {
+                let ip = raw.load(as: sockaddr_in.self).sin_addr
+                return withUnsafeBytes(of: ip) { Array($0) }
+            }
+            let ip = raw.load(as: sockaddr_in6.self).sin6_addr
+            return withUnsafeBytes(of: ip) { Array($0) }
+        }
+    }
+
     /// Calls `body` with the address as `connect` wants it.
     func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         withUnsafeBytes(of: storage) { raw in

@@ -5,10 +5,11 @@ extension TransportCore {
     /// Sends one request over the routes the resolver answers, in order.
     ///
     /// A route whose connection cannot be opened (the proxy's name does not resolve, it refuses or cannot be
-    /// reached, or the connect times out) is skipped, and the next one is tried; nothing of the request was sent
-    /// then. Any other error, a response of any status (a 407 included), or a route this transport cannot speak
-    /// (``ClientError/Code/invalidConfiguration``) ends the request there: going on would bypass a proxy the user
-    /// configured. When every route fails, the last route's error is thrown.
+    /// reached, or the connect times out; a `502` to `CONNECT`; a SOCKS proxy that could not reach the origin) is
+    /// skipped, and the next one is tried; nothing of the request was sent then. Such a proxy is parked
+    /// (``ProxyParking``): later requests try it after the other routes. Any other error or a response of any
+    /// status (a 407 included) ends the request there: going on would bypass a proxy the user configured. When
+    /// every route fails, the last route's error is thrown.
     /// - Parameters:
     ///   - request: The request.
     ///   - resolver: The configured proxy resolver.
@@ -26,17 +27,24 @@ extension TransportCore {
                               message: "The proxy resolver returned no route (it must return at least one)")
         }
         var lastError: ClientError?
-        for route in routes {
+        for route in parking.ordered(routes, now: NanoTime.now()) {
             try Task.checkCancellation()
             let plan = try ExchangePlan(request: request, target: target, route: route,
                                         proxyAuthorization: context.proxyAuthorization,
-                                        idleTimeout: configuration.idleTimeout)
+                                        idleTimeout: configuration.idleTimeout,
+                                        bindsConnection: context.preferredConnectionID != nil)
             do {
-                return try await send(plan, context: context, failsOver: true)
+                let response = try await send(plan, context: context, failsOver: true)
+                parking.release(route)
+                return response
             } catch let failure as RouteUnreachable {
-                context.logger.debug("Route unreachable; trying the next one",
+                context.logger.debug("Route unreachable; parking it and trying the next one",
                                      metadata: ["route": "\(route)", "error": "\(failure.error)"])
+                parking.park(route, now: NanoTime.now())
                 lastError = failure.error
+            } catch {
+                parking.release(route)
+                throw error
             }
         }
         guard let lastError else { preconditionFailure("every route either returns or fails over") }

@@ -12,12 +12,14 @@ final class TransportCore: Sendable {
     let resolver = NameResolver()
     let tlsContexts = TLSContextCache()
     let pool: ConnectionPool
+    let parking: ProxyParking
     private let isShutDown = Atomic<Bool>(false)
 
     init(configuration: POSIXTransport.Configuration) {
         self.configuration = configuration
         loops = EventLoopGroup(count: configuration.loopCount)
         pool = ConnectionPool(maxPerHost: configuration.maxConnectionsPerHost)
+        parking = ProxyParking(duration: NanoTime.nanoseconds(configuration.proxyParkingDuration))
     }
 
     deinit {
@@ -26,7 +28,7 @@ final class TransportCore: Sendable {
 
     var connector: Connector {
         Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts,
-                  addressOverrides: configuration.addressOverrides)
+                  addressOverrides: configuration.addressOverrides, proxyTLS: configuration.proxyTLS)
     }
 
     /// Closes idle connections, fails waiters and in-flight waits, and stops the threads. Idempotent.
@@ -67,7 +69,7 @@ final class TransportCore: Sendable {
             do {
                 (connection, reused) = try await checkOut(
                     plan, forceNew: forceNew, preferred: context.preferredConnectionID, logger: context.logger)
-            } catch ProxyTunnel.Answer.challenged(let response) {
+            } catch ProxyTunnel.Answer.challenged(let response, _) {
                 return response
             } catch ProxyTunnel.Answer.refused(let error) {
                 throw error
@@ -117,18 +119,52 @@ final class TransportCore: Sendable {
                 checkIn(connection, reuse: false, reason: "closed by the server", logger: logger)
                 return try await checkOut(plan, forceNew: forceNew, logger: logger)
             }
+            if connection.awaitsTunnel {
+                logger.trace("Sending CONNECT again on the proxy connection",
+                             metadata: ["connection": "\(connection.id)"])
+                try await finishOpening(connection, plan: plan, logger: logger) {
+                    try await connector.finishOpening(connection, options: plan.request.options,
+                                                      proxyAuthorization: plan.tunnelAuthorization)
+                }
+                return (connection, false)
+            }
             logger.trace("Reusing connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
             return (connection, true)
         case .create:
-            do {
-                let connection = try await connector.connect(plan.key, options: plan.request.options,
-                                                             proxyAuthorization: plan.tunnelAuthorization)
-                logger.debug("Opened connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
-                return (connection, false)
-            } catch {
-                pool.releaseSlot(plan.key)
-                throw error
+            var opened: Connection?
+            try await finishOpening(opened, plan: plan, logger: logger) {
+                opened = try await connector.connect(plan.key, options: plan.request.options,
+                                                     proxyAuthorization: plan.tunnelAuthorization)
             }
+            guard let opened else { preconditionFailure("finishOpening returns only after opening") }
+            logger.debug("Opened connection", metadata: ["connection": "\(opened.id)", "peer": "\(plan.key)"])
+            return (opened, false)
+        }
+    }
+
+    /// Runs `open`, which opens a connection or sends `CONNECT` again on one: when it fails, the slot of the
+    /// connection is freed, except for a `407` whose connection stays open for the next step of a
+    /// connection-bound handshake, which goes back to the pool as a bound connection, kept for the request that
+    /// names it.
+    private func finishOpening(
+        _ connection: Connection?, plan: ExchangePlan, logger: Logger, _ open: () async throws -> Void
+    ) async throws {
+        do {
+            try await open()
+        } catch ProxyTunnel.Answer.challenged(let response, let kept?) {
+            kept.isBound = true
+            kept.idleDeadline = NanoTime.deadline(after: plan.idleTimeout)
+            logger.debug("Proxy connection kept for the next CONNECT of the handshake",
+                         metadata: ["connection": "\(kept.id)"])
+            pool.checkIn(kept, reuse: true)
+            throw ProxyTunnel.Answer.challenged(response, keeping: nil)
+        } catch {
+            if let connection {
+                pool.checkIn(connection, reuse: false)  // closed already; frees its slot
+            } else {
+                pool.releaseSlot(plan.key)
+            }
+            throw error
         }
     }
 }

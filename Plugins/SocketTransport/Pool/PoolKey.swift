@@ -29,8 +29,17 @@ struct PoolKey: Hashable, Sendable, CustomStringConvertible {
     /// The route: ``ProxyRoute/direct`` or the proxy.
     var route: ProxyRoute { proxy ?? .direct }
 
-    /// Whether the connection is a `CONNECT` tunnel through an HTTP proxy to an `https` origin.
-    var isTunnel: Bool { tls != nil && proxy?.kind == .http }
+    /// Whether the connection is a `CONNECT` tunnel through an HTTP or HTTPS proxy to an `https` origin.
+    var isTunnel: Bool { tls != nil && speaksHTTPToProxy }
+
+    /// Whether requests go to an HTTP or HTTPS proxy in absolute form (an `http` origin): the proxy answers them,
+    /// so a `407` is the proxy's.
+    var isForwarded: Bool { tls == nil && speaksHTTPToProxy }
+
+    /// Whether the route is a SOCKS proxy: the socket carries the origin's bytes once the handshake is done.
+    var isSOCKS: Bool { proxy?.kind == .socks5 || proxy?.kind == .socks4a }
+
+    private var speaksHTTPToProxy: Bool { proxy?.kind == .http || proxy?.kind == .https }
 
     /// The host the socket connects to: the proxy's, or the origin's for a direct connection.
     var connectHost: String { proxy?.host ?? host }

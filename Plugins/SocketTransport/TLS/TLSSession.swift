@@ -9,14 +9,22 @@ private enum SocketBIO {
     nonisolated(unsafe) static let method: OpaquePointer? = c_openssl_make_socket_bio_method()
 }
 
-/// One client TLS connection (`SSL*`) over a non-blocking socket, driven by ``Connection``.
+/// One client TLS connection (`SSL*`) over a non-blocking socket, or over another TLS session (TLS to an origin
+/// inside a `CONNECT` tunnel through an HTTPS proxy), driven by ``Connection``.
+///
+/// Layered over an outer session, the inner `SSL*` reads and writes through an OpenSSL SSL filter BIO
+/// (`BIO_f_ssl`) around the outer `SSL*`: the outer session's `WANT_READ`/`WANT_WRITE` become the filter BIO's
+/// retry flags, so the inner session reports them unchanged and the connection waits on the one socket below both.
 ///
 /// The socket BIO sends with `MSG_NOSIGNAL`, so no TLS write ever raises `SIGPIPE` and the process's signal
 /// disposition is left alone. `WANT_READ`/`WANT_WRITE` come back as ``IOResult/wouldBlock(_:)`` and the
 /// connection waits on its ``IOHandle``. Confined to the connection's current owner, like the socket.
 final class TLSSession {
     private let ssl: OpaquePointer
+    /// The socket BIO at the bottom (the outer session's for a layered session): where the last errno is kept.
     private let bio: OpaquePointer
+    /// The session this one runs inside, kept alive (and freed after this one) while the inner `SSL*` uses it.
+    private let outer: TLSSession?
     private let context: TLSContext
     private let sessionKey: String
     private let peer: String
@@ -24,21 +32,35 @@ final class TLSSession {
 
     /// Prepares a client session: SNI for host names, host name or IP checking when validating, and the saved
     /// session for `host:port` when there is one.
+    /// - Parameters:
+    ///   - context: The TLS context.
+    ///   - fd: The connected socket.
+    ///   - host: The peer's host name or IP literal.
+    ///   - port: The peer's port (the session cache key).
+    ///   - outer: The established session to run inside, or `nil` to run on the socket.
     /// - Throws: ``ClientError`` when OpenSSL cannot allocate the session.
-    init(context: TLSContext, fd: Int32, host: String, port: Int) throws {
+    init(context: TLSContext, fd: Int32, host: String, port: Int, over outer: TLSSession? = nil) throws {
         guard let method = SocketBIO.method, let ssl = SSL_new(context.context) else {
             throw ClientError(.internalError, stage: .transport, message: "Cannot create a TLS session",
                               underlying: OpenSSLError.drain())
         }
-        guard let bio = c_openssl_new_socket_bio(method, fd) else {
+        let made: OpaquePointer?
+        if let outer {
+            made = BIO_new(BIO_f_ssl())
+            if let made { _ = BIO_ctrl(made, BIO_C_SET_SSL, Int(BIO_NOCLOSE), UnsafeMutableRawPointer(outer.ssl)) }
+        } else {
+            made = c_openssl_new_socket_bio(method, fd)
+        }
+        guard let made else {
             SSL_free(ssl)
             throw ClientError(.internalError, stage: .transport, message: "Cannot create a TLS session",
                               underlying: OpenSSLError.drain())
         }
-        SSL_set_bio(ssl, bio, bio)
+        SSL_set_bio(ssl, made, made)
         SSL_set_connect_state(ssl)
         self.ssl = ssl
-        self.bio = bio
+        self.bio = outer?.bio ?? made
+        self.outer = outer
         self.context = context
         sessionKey = host + ":" + String(port)
         peer = sessionKey
@@ -77,7 +99,7 @@ final class TLSSession {
         if context.validatesCertificate && verify != Int(X509_V_OK) {
             let reason = String(cString: X509_verify_cert_error_string(verify))
             return .failed(ClientError(.certificateInvalid, stage: .transport,
-                                       message: "certificate verify failed: \(reason)",
+                                       message: "certificate verify failed for \(peer): \(reason)",
                                        underlying: OpenSSLError.drain()))
         }
         if code == SSL_ERROR_SYSCALL || code == SSL_ERROR_ZERO_RETURN {
@@ -110,8 +132,8 @@ final class TLSSession {
         return failure(of: "send")
     }
 
-    /// Whether OpenSSL holds decrypted bytes not read yet.
-    var hasPendingBytes: Bool { SSL_pending(ssl) > 0 }
+    /// Whether OpenSSL holds decrypted bytes not read yet, in this session or the one it runs inside.
+    var hasPendingBytes: Bool { SSL_pending(ssl) > 0 || (outer?.hasPendingBytes ?? false) }
 
     /// Saves the session for resumption, once per connection, when OpenSSL says it can be resumed. Call it after a
     /// response was read, so TLS 1.3 tickets (sent after the handshake) have arrived.
@@ -126,11 +148,12 @@ final class TLSSession {
         }
     }
 
-    /// Sends `close_notify` once, without waiting for the peer's; errors are ignored.
+    /// Sends `close_notify` once (then the outer session's), without waiting for the peer's; errors are ignored.
     func sendCloseNotify() {
         ERR_clear_error()
         _ = SSL_shutdown(ssl)
         ERR_clear_error()
+        outer?.sendCloseNotify()
     }
 
     private func failure(of operation: String) -> IOResult {
