@@ -98,7 +98,7 @@ struct ASICommandProxyEnvironmentTests {
     @Test func aBadProxyVariableFailsWithoutShowingItsPassword() async throws {
         let origin = try LoopbackServer { _ in .ok("never") }
         defer { origin.shutdown() }
-        let run = try await Self.run(origin.url("/"), ["all_proxy": "gopher://u:s3cr3t-pw@127.0.0.1:1"])
+        let run = try await Self.run(origin.url("/"), ["all_proxy": "gopher://u:s3cr3t-pw@127.0.0.1:1"], ["-S"])
         #expect(run.status == 5, "\(run.stderr)")
         #expect(run.stderr.contains("all_proxy") && !run.stderr.contains("s3cr3t-pw"), "\(run.stderr)")
         #expect(origin.requests.isEmpty)
