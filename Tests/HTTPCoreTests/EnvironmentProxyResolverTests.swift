@@ -94,7 +94,10 @@ import Testing
         #expect(try ProxyRoute(proxyURL: "socks5h://s").resolvesNamesRemotely)
     }
 
-    @Test(arguments: ["ftp://p:21", "http://", "http://p:0", "http://p:70000", "http://p:x", "http://[::1", "gopher://u:secret@p"])
+    @Test(arguments: [
+        "ftp://p:21", "http://", "http://p:0", "http://p:70000", "http://p:x", "http://[::1", "gopher://u:secret@p",
+        "http://u:secret/x@p",
+    ])
     func aBadProxyURLThrowsWithoutTheCredential(_ text: String) {
         #expect {
             _ = try EnvironmentProxyResolver(environment: ["http_proxy": text])

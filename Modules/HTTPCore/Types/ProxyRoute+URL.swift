@@ -17,13 +17,14 @@ extension ProxyRoute {
             scheme = text[..<separator.lowerBound].lowercased()
             text = text[separator.upperBound...]
         }
+        // Shown in errors: only what follows the last "@", so no part of a password ever is, even one with a "/".
+        let shown = "\(scheme)://" + (text.lastIndex(of: "@").map { text[text.index(after: $0)...] } ?? text)
         if let slash = text.firstIndex(of: "/") { text = text[..<slash] }
         var credential: Credential?
         if let at = text.lastIndex(of: "@") {
             credential = Self.credential(userInfo: text[..<at])
             text = text[text.index(after: at)...]
         }
-        let shown = "\(scheme)://\(text)"
         let (kind, remote): (Kind, Bool)
         switch scheme {
         case "http": (kind, remote) = (.http, true)

@@ -19,8 +19,9 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
         public static let http = Kind(base: .http)
         /// An HTTP proxy reached over TLS (the proxy's own certificate is checked), then as ``http``.
         public static let https = Kind(base: .https)
-        /// A SOCKS4a proxy: host names are resolved by the proxy, or by the client when the route's
-        /// ``ProxyRoute/resolvesNamesRemotely`` is `false` (plain SOCKS4, curl's `socks4://`).
+        /// A SOCKS4a proxy: host names are resolved by the proxy, or, when the route's
+        /// ``ProxyRoute/resolvesNamesRemotely`` is `false`, a plain SOCKS4 proxy given IPv4 addresses resolved
+        /// locally (curl's `socks4://`).
         public static let socks4a = Kind(base: .socks4a)
         /// A SOCKS5 proxy (RFC 1928), with no authentication or a user name and password (RFC 1929).
         public static let socks5 = Kind(base: .socks5)
@@ -76,9 +77,8 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
         get { storage?.fields.credential }
         set { update { $0.credential = newValue } }
     }
-    /// Whether the proxy resolves the origin's host name: for SOCKS5 when `true` (curl's `socks5h`), for SOCKS4a
-    /// unless `false` (then the client resolves it and speaks plain SOCKS4, curl's `socks4`). HTTP proxies always
-    /// resolve names themselves.
+    /// Whether the proxy resolves the origin's host name (SOCKS5 when `true`, curl's `socks5h`; SOCKS4a when `true`,
+    /// plain SOCKS4 with local resolution when `false`). HTTP proxies always resolve names themselves.
     public var resolvesNamesRemotely: Bool {
         get { storage?.fields.resolvesNamesRemotely ?? false }
         set { update { $0.resolvesNamesRemotely = newValue } }
@@ -90,16 +90,15 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
     ///   - host: The proxy's host, lower-cased on the way in.
     ///   - port: The proxy's port.
     ///   - credential: The proxy's credential, if the configuration gave one.
-    ///   - resolvesNamesRemotely: For SOCKS5 and SOCKS4a, whether the proxy resolves host names (`false` for SOCKS4a
-    ///     means plain SOCKS4). Ignored for other kinds.
+    ///   - resolvesNamesRemotely: For SOCKS5 and SOCKS4a, whether the proxy resolves host names (`false` for SOCKS4
+    ///     on a ``Kind/socks4a`` route). Ignored for other kinds.
     public init(kind: Kind, host: String, port: Int, credential: Credential? = nil, resolvesNamesRemotely: Bool = true) {
         guard kind != .direct else {
             storage = nil
             return
         }
-        let remote = kind == .socks5 || kind == .socks4a ? resolvesNamesRemotely : true
         storage = Storage(Fields(kind: kind, host: host.lowercased(), port: port, credential: credential,
-                                 resolvesNamesRemotely: remote))
+                                 resolvesNamesRemotely: kind == .socks5 || kind == .socks4a ? resolvesNamesRemotely : true))
     }
 
     /// Changes one field and builds the route again, so the initializer's rules (lower-cased host, a direct route
@@ -156,6 +155,18 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
         ProxyRoute(kind: .socks4a, host: host, port: port, credential: user.map { Credential(user: $0, password: "") })
     }
 
+    /// Through a SOCKS4 proxy that is given IPv4 addresses resolved locally (curl's `socks4://`): a
+    /// ``Kind/socks4a`` route whose ``resolvesNamesRemotely`` is `false`.
+    /// - Parameters:
+    ///   - host: The proxy's host.
+    ///   - port: The proxy's port.
+    ///   - user: The SOCKS4 user id, if any (its password is ignored).
+    /// - Returns: The route.
+    public static func socks4(host: String, port: Int, user: String? = nil) -> ProxyRoute {
+        ProxyRoute(kind: .socks4a, host: host, port: port, credential: user.map { Credential(user: $0, password: "") },
+                   resolvesNamesRemotely: false)
+    }
+
     /// Through a SOCKS5 proxy.
     /// - Parameters:
     ///   - host: The proxy's host.
@@ -183,12 +194,10 @@ public struct ProxyRoute: Sendable, Hashable, CustomStringConvertible {
         kind == other.kind && host == other.host && port == other.port
     }
 
-    /// For example `DIRECT` or `socks5h://proxy.example:1080` (`socks4://` for a SOCKS4a route that resolves names
-    /// locally); the credential is never shown.
+    /// For example `DIRECT` or `socks5h://proxy.example:1080`; the credential is never shown.
     public var description: String {
         if kind == .direct { return "DIRECT" }
-        let scheme =
-            kind == .socks5 && resolvesNamesRemotely ? "socks5h"
+        let scheme = kind == .socks5 && resolvesNamesRemotely ? "socks5h"
             : kind == .socks4a && !resolvesNamesRemotely ? "socks4" : kind.scheme
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "\(scheme)://\(credential == nil ? "" : "<redacted>@")\(shownHost):\(port)"
