@@ -41,6 +41,7 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Authentication") var auth: AuthFlags
     @OptionGroup(title: "Cookies") var cookie: CookieFlags
     @OptionGroup(title: "Connection") var connection: ConnectionFlags
+    @OptionGroup(title: "Proxy") var proxy: ProxyFlags
     @OptionGroup(title: "Transfer") var transfer: TransferFlags
     @OptionGroup(title: "TLS") var tls: TLSFlags
     @OptionGroup(title: "Bandwidth") var bandwidth: BandwidthFlags
@@ -111,7 +112,7 @@ struct ASICommand: AsyncParsableCommand {
             context = try TransferContext(
                 targets: targets, request: request, auth: auth, cookie: cookie, connection: connection,
                 transfer: transfer, tls: tls, bandwidth: bandwidth, cache: cache, output: output,
-                credentialSources: credentialSources)
+                credentialSources: credentialSources, proxy: proxy)
             try await context.builder.sources.validateKeyring()
             try await cache.prepare(context.client.cache)
         } catch {

@@ -28,7 +28,8 @@ struct TransferContext: Sendable {
     init(
         targets: [Target], request: RequestFlags, auth: AuthFlags = AuthFlags(), cookie: CookieFlags,
         connection: ConnectionFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
-        cache: CacheFlags, output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags()
+        cache: CacheFlags, output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags(),
+        proxy proxyFlags: ProxyFlags = ProxyFlags(), environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -38,9 +39,15 @@ struct TransferContext: Sendable {
         let sources = try CredentialSources(credentialSources)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
-        let proxy = try connection.proxyResolver()
-        let proxyRoute = proxy?.route
+        let proxy = try proxyFlags.resolver(environment: environment)
+        // The proxy of the first http URL: curl's Basic Proxy-Authorization up front goes to it (the transport sends
+        // that field only to a plain HTTP proxy, which every http URL reaches through the same variable or -x).
+        let proxyRoute = targets.lazy.filter { $0.url.scheme?.lowercased() == "http" }.first
+            .flatMap { Self.route(of: proxy, for: $0.url) }
         transport.proxyResolver = proxy
+        // WIRING POINT (issue 15, transport half): the https:// proxy's own TLS settings (--proxy-cacert,
+        // --proxy-insecure); enable once POSIXTransport.Configuration has proxyTLS (branch i15-transport):
+        // transport.proxyTLS = proxyFlags.proxyTLS
         // .netrc up front on redirect hops only with Basic: not with --anyauth, --digest or --ntlm (nothing goes out
         // before a challenge there: curl test 1966) nor with a bearer token (curl test 2006).
         let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm
@@ -57,6 +64,7 @@ struct TransferContext: Sendable {
         var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls))
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         auth.apply(to: &options, hasUser: request.user != nil)
+        options.tunnelsThroughProxy = proxyFlags.proxyTunnel
         if waitsForChallenge {
             options.presentsCredentialsBeforeChallenge = false  // curl starts each URL without credentials
         }
@@ -101,6 +109,18 @@ struct TransferContext: Sendable {
             report(error)
             return error
         }
+    }
+
+    /// The route `resolver` gives `url`, for the resolvers `asi` makes (they answer without waiting); `nil` for a
+    /// direct route or no resolver.
+    static func route(of resolver: (any ProxyResolver)?, for url: URL) -> ProxyRoute? {
+        let route: ProxyRoute? =
+            switch resolver {
+            case let fixed as FixedProxyResolver: fixed.routes(for: url).first
+            case let environment as EnvironmentProxyResolver: environment.route(for: url)
+            default: nil
+            }
+        return route?.isDirect == false ? route : nil
     }
 
     /// `user:password`; a missing password is asked for on the terminal when stdin is one (as curl does), else

@@ -23,8 +23,10 @@ struct ASICommandCookieCorpusTests {
     /// `http://localhost`).
     static let curlOnly: Set<String> = ["test31", "test420", "test798", "test1105"]
 
-    /// Runs a runner script with `ASI_BIN` set to the built `asi`; returns its output.
-    static func runner(_ script: String, _ arguments: [String] = []) async throws -> String? {
+    /// Runs a runner script with `ASI_BIN` set to `client` (the built `asi` by default); returns its output.
+    static func runner(
+        _ script: String, _ arguments: [String] = [], client: String = ASICommandRun.binary
+    ) async throws -> String? {
         let path = corpora + "/" + script
         guard FileManager.default.fileExists(atPath: path), let python = ChildProcess.find("python3") else {
             if PeerEnvironment.peersRequired { Issue.record("\(path) or python3 is missing") }
@@ -34,7 +36,7 @@ struct ASICommandCookieCorpusTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/runner.log"
         let process = try ChildProcess(executable: python, arguments: [path] + arguments, logPath: log,
-                                       environment: ["ASI_BIN": ASICommandRun.binary])
+                                       environment: ["ASI_BIN": client])
         _ = await process.exited()
         return String(decoding: DataPath.read(log) ?? [], as: UTF8.self)
     }

@@ -23,6 +23,14 @@ import Testing
         #expect(url.host() == "a.example")
     }
 
+    @Test func proxySettingsAreSendable() async throws {
+        let values = (try EnvironmentProxyResolver(environment: ["http_proxy": "p:1"]),
+                      FixedProxyResolver(host: "p", port: 1), NoProxyList("a.example"))
+        let routes = await Task.detached { (values.0.route(for: URL(string: "http://o/")!), values.1.route) }.value
+        #expect(routes.0 == routes.1)
+        #expect(await Task.detached { values.2.matches(host: "a.example", port: 80) }.value)
+    }
+
     @Test func bandwidthTransferIsSendable() async {
         let transfer = BandwidthTransfer(requestID: .next(), direction: .download, limit: 14_800)
         let limit = await Task.detached { transfer.limit }.value

@@ -171,6 +171,8 @@ import Testing
             "RequestOptions.compressesRequestBody": String(options.compressesRequestBody),
             "RequestOptions.download": render(options.download),
             "RequestOptions.maxBandwidthPerSecond": render(options.maxBandwidthPerSecond),
+            "RequestOptions.proxyResolver": options.proxyResolver == nil ? "nil" : "set",
+            "RequestOptions.tunnelsThroughProxy": String(options.tunnelsThroughProxy),
             "DownloadOptions.temporaryPath": render(DownloadOptions(destinationPath: "/tmp/x").temporaryPath),
             "DownloadOptions.allowsResume": String(DownloadOptions(destinationPath: "/tmp/x").allowsResume),
             "RequestBody.fileChunkSize": render(bytes: RequestBody.fileChunkSize),

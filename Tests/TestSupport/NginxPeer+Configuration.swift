@@ -29,17 +29,20 @@ extension NginxPeer {
             + #" location = /remote-addr { default_type text/plain; return 200 "$remote_addr"; }"#
         return """
             \(Self.commonSettings(directory: directory))
+                log_format peer '$remote_addr "$request" via="$http_via"';
                 keepalive_requests 1000;
                 keepalive_timeout 60s;
                 ssl_protocols TLSv1.2 TLSv1.3;
 
                 server {
             \(listen(.plain, ssl: false))
+                    access_log \(directory)/access.log peer;
                     root \(directory)/www;
                     \(connectionProbe)
                 }
                 server {
             \(listen(.tls, ssl: true))
+                    access_log \(directory)/access.log peer;
                     ssl_certificate \(certs.serverCertificatePath);
                     ssl_certificate_key \(certs.serverKeyPath);
                     root \(directory)/www;

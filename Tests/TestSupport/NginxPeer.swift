@@ -81,6 +81,12 @@ package final class NginxPeer {
         return URL(string: "\(scheme)://\(name):\(port(server))\(path)")!
     }
 
+    /// The access log of the ``Server/plain`` and ``Server/tls`` servers so far: one line per request,
+    /// `ADDRESS "REQUEST LINE" via="VIA FIELD"` (a proxy adds `Via`, so a direct request shows `via=""`).
+    package var accessLog: String {
+        String(decoding: FileManager.default.contents(atPath: directory + "/access.log") ?? Data(), as: UTF8.self)
+    }
+
     /// Stops nginx (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
     package func stop() {

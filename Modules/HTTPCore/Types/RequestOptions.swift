@@ -106,6 +106,14 @@ public struct RequestOptions: Sendable {
     /// (curl's `--limit-rate`; ASIHTTPRequest had only the shared `maxBandwidthPerSecond`). Default `nil`, no
     /// limit of its own. It needs a ``BandwidthLimiter`` in the client (the `Throttle` plug-in), which enforces it.
     public var maxBandwidthPerSecond: Int?
+    /// The proxy resolver for this request, used instead of the transport's own (ASIHTTPRequest's per-request
+    /// `proxyHost`, `proxyPort` and `proxyType`): for example a ``FixedProxyResolver``, or
+    /// `FixedProxyResolver(.direct)` to bypass the transport's proxies. Default `nil`: the transport's resolver,
+    /// if any. The transport asks it on every hop but does not run or shut it down: its owner does.
+    public var proxyResolver: (any ProxyResolver)?
+    /// Whether an `http` URL through an HTTP proxy goes through a `CONNECT` tunnel too, as `https` URLs always do
+    /// (curl's `--proxytunnel`). Default `false`: the proxy gets the absolute-form request.
+    public var tunnelsThroughProxy: Bool
 
     /// Creates options with ASIHTTPRequest's defaults; override any of them by name.
     /// - Parameters:
@@ -152,6 +160,8 @@ public struct RequestOptions: Sendable {
         self.compressesRequestBody = false
         self.download = nil
         self.maxBandwidthPerSecond = nil
+        self.proxyResolver = nil
+        self.tunnelsThroughProxy = false
     }
 }
 
