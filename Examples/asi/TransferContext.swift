@@ -45,9 +45,8 @@ struct TransferContext: Sendable {
         let proxyRoute = targets.lazy.filter { $0.url.scheme?.lowercased() == "http" }.first
             .flatMap { Self.route(of: proxy, for: $0.url) }
         transport.proxyResolver = proxy
-        // WIRING POINT (issue 15, transport half): the https:// proxy's own TLS settings (--proxy-cacert,
-        // --proxy-insecure); enable once POSIXTransport.Configuration has proxyTLS (branch i15-transport):
-        // transport.proxyTLS = proxyFlags.proxyTLS
+        // The https:// proxy's own TLS settings (--proxy-cacert, --proxy-insecure).
+        transport.proxyTLS = proxyFlags.proxyTLS
         // .netrc up front on redirect hops only with Basic: not with --anyauth, --digest or --ntlm (nothing goes out
         // before a challenge there: curl test 1966) nor with a bearer token (curl test 2006).
         let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm

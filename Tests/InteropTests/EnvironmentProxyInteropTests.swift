@@ -60,4 +60,25 @@ struct EnvironmentProxyInteropTests {
             try await fixedClient.shutdown()
         }
     }
+
+    /// ASI set the proxy on each request: `RequestOptions.proxyResolver` replaces the transport's resolver (none
+    /// here, then a direct one) for that request only.
+    @Test func aRequestsOwnResolverReplacesTheTransports() async throws {
+        let origin = try LoopbackServer { request in .ok(request.header("Via") ?? "direct") }
+        defer { origin.shutdown() }
+        try await withTinyproxy { proxy in
+            for transportResolver in [nil, FixedProxyResolver(.direct)] as [FixedProxyResolver?] {
+                let client = Client(transport: .posix(.init(proxyResolver: transportResolver)))
+                var request = Request(url: origin.url("/own-\(transportResolver == nil)"))
+                request.options.timeout = .seconds(20)
+                request.options.proxyResolver = FixedProxyResolver(host: "127.0.0.1", port: proxy.port)
+                let proxied = try await client.send(request)
+                #expect(String(decoding: proxied.body, as: UTF8.self).contains("tinyproxy"))
+                #expect(proxy.log.contains("GET \(request.url.absoluteString)"), "\(proxy.log)")
+                let direct = try await Self.get(client, origin.url("/plain-\(transportResolver == nil)"))
+                #expect(direct.body == Array("direct".utf8))
+                try await client.shutdown()
+            }
+        }
+    }
 }

@@ -9,8 +9,8 @@ extension AuthenticationStage {
     /// - Parameters:
     ///   - request: The hop about to be sent.
     ///   - route: The route the last response came over, if known.
-    ///   - forProxy: Whether the value is for the proxy: an `https` URL through a proxy is then the tunnel's
-    ///     `CONNECT host:port`.
+    ///   - forProxy: Whether the value is for the proxy: an `https` URL through a proxy (any URL when the request
+    ///     tunnels, ``RequestOptions/tunnelsThroughProxy``) is then the tunnel's `CONNECT host:port`.
     /// - Returns: Method, request-target and, when in memory, the body.
     static func view(of request: Request, route: ProxyRoute?, forProxy: Bool = false) -> AuthenticatedRequest {
         let url = request.url
@@ -21,7 +21,8 @@ extension AuthenticationStage {
         case .bytes(let bytes): body = bytes
         default: body = nil
         }
-        if let route, !route.isDirect, scheme == "https", forProxy {
+        let tunnels = scheme == "https" || request.options.tunnelsThroughProxy
+        if let route, route.kind == .http || route.kind == .https, tunnels, forProxy {
             return AuthenticatedRequest(method: "CONNECT", target: authority(of: url), body: [])
         }
         if request.method == .options, url.path(percentEncoded: true) == "*" {

@@ -65,13 +65,14 @@ struct ExchangePlan: Sendable {
     ) throws {
         self.request = request
         self.target = target
-        let mode = Mode(route, target: target)
+        let mode = Mode(route, target: target, tunnelsAlways: request.options.tunnelsThroughProxy)
         let throughHTTPProxy = mode == .forward
         let authorization = proxyAuthorization.flatMap { $0.applies(to: route) ? $0 : nil }
         tunnelAuthorization = mode == .tunnel ? authorization : nil
         key = PoolKey(scheme: target.scheme, host: target.host, port: target.port,
                       tls: target.isSecure ? request.options.tls : nil, proxy: route.isDirect ? nil : route,
-                      tunnelAuthorization: bindsConnection ? nil : tunnelAuthorization?.value)
+                      tunnelAuthorization: bindsConnection ? nil : tunnelAuthorization?.value,
+                      forcesTunnel: mode == .tunnel && !target.isSecure)
         let version = request.options.httpVersion
         if let body = request.body {
             framing = body.length.map { .contentLength($0) } ?? .chunked
@@ -110,16 +111,16 @@ struct ExchangePlan: Sendable {
         case direct
         /// To an HTTP or HTTPS proxy, with the absolute-form target (an `http` URL).
         case forward
-        /// Through a `CONNECT` tunnel of an HTTP or HTTPS proxy, with TLS to the origin inside it (an `https`
-        /// URL).
+        /// Through a `CONNECT` tunnel of an HTTP or HTTPS proxy, with TLS to the origin inside it for an `https`
+        /// URL (an `http` URL only when the request asks, ``RequestOptions/tunnelsThroughProxy``).
         case tunnel
         /// Through a SOCKS proxy: after its handshake the socket is the origin's, in origin form.
         case socks
 
-        /// The mode for `route` and `target`.
-        init(_ route: ProxyRoute, target: RequestTarget) {
+        /// The mode for `route` and `target`; `tunnelsAlways` tunnels `http` URLs too (curl's `-p`).
+        init(_ route: ProxyRoute, target: RequestTarget, tunnelsAlways: Bool = false) {
             switch route.kind {
-            case .http, .https: self = target.isSecure ? .tunnel : .forward
+            case .http, .https: self = target.isSecure || tunnelsAlways ? .tunnel : .forward
             case .socks4a, .socks5: self = .socks
             default: self = .direct
             }

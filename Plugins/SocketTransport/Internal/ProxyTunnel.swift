@@ -85,7 +85,13 @@ enum ProxyTunnel {
         var size = 0
         while true {
             let count = try await connection.read()
-            try connection.parse(count)
+            do {
+                try connection.parse(count)
+            } catch let error as ClientError where error.code == .emptyResponse {
+                // Part of opening the connection: a proxy that closes without answering CONNECT is unreachable.
+                throw ClientError(.connectFailed, stage: .transport,
+                                  message: "The proxy closed the connection without answering CONNECT")
+            }
             var ended = false
             for event in connection.events {
                 switch event {

@@ -40,11 +40,12 @@ final class TransportCore: Sendable {
         tlsContexts.removeAll()
     }
 
-    /// Sends one request: directly when no proxy resolver is configured (without asking anything), otherwise
-    /// over the resolver's routes in order (see ``sendRouted(_:resolver:context:)``).
+    /// Sends one request: directly when neither the request nor the transport has a proxy resolver (without
+    /// asking anything), otherwise over the resolver's routes in order (see ``sendRouted(_:resolver:context:)``).
     func send(_ request: Request, context: RequestContext) async throws -> Response {
         try Task.checkCancellation()
-        guard let resolver = configuration.proxyResolver else {
+        // A request's own resolver (RequestOptions.proxyResolver, ASI's per-request proxy) replaces the transport's.
+        guard let resolver = request.options.proxyResolver ?? configuration.proxyResolver else {
             let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)
             return try await send(plan, context: context, failsOver: false)
         }

@@ -25,16 +25,20 @@ struct PoolKey: Hashable, Sendable, CustomStringConvertible {
     /// never reused by a request that brought another answer, or none. Kept in memory only, never in
     /// ``description``.
     var tunnelAuthorization: String? = nil
+    /// Whether an `http` origin is reached through a `CONNECT` tunnel too (``RequestOptions/tunnelsThroughProxy``,
+    /// curl's `-p`) rather than in absolute form.
+    var forcesTunnel = false
 
     /// The route: ``ProxyRoute/direct`` or the proxy.
     var route: ProxyRoute { proxy ?? .direct }
 
-    /// Whether the connection is a `CONNECT` tunnel through an HTTP or HTTPS proxy to an `https` origin.
-    var isTunnel: Bool { tls != nil && speaksHTTPToProxy }
+    /// Whether the connection is a `CONNECT` tunnel through an HTTP or HTTPS proxy: to an `https` origin, or to an
+    /// `http` one when the request asked for a tunnel.
+    var isTunnel: Bool { (tls != nil || forcesTunnel) && speaksHTTPToProxy }
 
     /// Whether requests go to an HTTP or HTTPS proxy in absolute form (an `http` origin): the proxy answers them,
     /// so a `407` is the proxy's.
-    var isForwarded: Bool { tls == nil && speaksHTTPToProxy }
+    var isForwarded: Bool { tls == nil && !forcesTunnel && speaksHTTPToProxy }
 
     /// Whether the route is a SOCKS proxy: the socket carries the origin's bytes once the handshake is done.
     var isSOCKS: Bool { proxy?.kind == .socks5 || proxy?.kind == .socks4a }
