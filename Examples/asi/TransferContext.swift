@@ -28,7 +28,8 @@ struct TransferContext: Sendable {
     init(
         targets: [Target], request: RequestFlags, auth: AuthFlags = AuthFlags(), cookie: CookieFlags,
         connection: ConnectionFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
-        cache: CacheFlags, output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags()
+        cache: CacheFlags, output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags(),
+        pac: PACFlags = PACFlags()
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -41,6 +42,7 @@ struct TransferContext: Sendable {
         let proxy = try connection.proxyResolver()
         let proxyRoute = proxy?.route
         transport.proxyResolver = proxy
+        if proxy == nil, let pacResolver = pac.resolver(logger: warnings) { transport.proxyResolver = pacResolver }
         // .netrc up front on redirect hops only with Basic: not with --anyauth, --digest or --ntlm (nothing goes out
         // before a challenge there: curl test 1966) nor with a bearer token (curl test 2006).
         let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm
