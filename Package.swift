@@ -193,9 +193,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ProxyPACTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "ProxyPAC", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPTesting", "SocketTransport", "ProxyPAC", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/ProxyPACTests",
-            resources: [.copy("Corpus")]
+            exclude: ["Corpus"]
         ),
     ]
 )

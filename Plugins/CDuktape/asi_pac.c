@@ -24,13 +24,23 @@ struct asi_pac_engine {
 
 typedef union { size_t size; max_align_t align; } asi_header;
 
+static int asi_out_of_time(asi_pac_engine *engine);
+
+// Whether an allocation may happen: within the cap, and (during a call) before the deadline. The executor checks
+// the deadline only every few hundred thousand instructions, so a loop of long native calls (string joins,
+// regular expressions) is stopped here, at its next allocation.
+static int asi_may_allocate(asi_pac_engine *engine, size_t growth) {
+    if (asi_out_of_time(engine)) return 0;
+    if (growth > engine->limit || engine->used + growth > engine->limit) {
+        engine->out_of_memory = 1;
+        return 0;
+    }
+    return 1;
+}
+
 static void *asi_alloc(void *udata, duk_size_t size) {
     asi_pac_engine *engine = udata;
-    if (size == 0) return NULL;
-    if (size > engine->limit || engine->used + size > engine->limit) {
-        engine->out_of_memory = 1;
-        return NULL;
-    }
+    if (size == 0 || !asi_may_allocate(engine, size)) return NULL;
     asi_header *block = malloc(sizeof(asi_header) + size);
     if (block == NULL) return NULL;
     block->size = size;
@@ -55,10 +65,7 @@ static void *asi_realloc(void *udata, void *ptr, duk_size_t size) {
     }
     asi_header *block = (asi_header *)ptr - 1;
     size_t old = block->size;
-    if (size > old && (size - old > engine->limit || engine->used + (size - old) > engine->limit)) {
-        engine->out_of_memory = 1;
-        return NULL;
-    }
+    if (size > old && !asi_may_allocate(engine, size - old)) return NULL;
     asi_header *grown = realloc(block, sizeof(asi_header) + size);
     if (grown == NULL) return NULL;
     grown->size = size;
@@ -81,8 +88,7 @@ static uint64_t asi_now_ns(void) {
     return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
-int asi_pac_exec_timeout_check(void *udata) {
-    asi_pac_engine *engine = udata;
+static int asi_out_of_time(asi_pac_engine *engine) {
     if (engine == NULL || engine->deadline_ns == 0) return 0;
     if (engine->timed_out || asi_now_ns() >= engine->deadline_ns) {
         engine->timed_out = 1;
@@ -90,6 +96,8 @@ int asi_pac_exec_timeout_check(void *udata) {
     }
     return 0;
 }
+
+int asi_pac_exec_timeout_check(void *udata) { return asi_out_of_time(udata); }
 
 // ---------------------------------------------------------------- native functions
 
@@ -269,6 +277,9 @@ int asi_pac_engine_find(asi_pac_engine *engine, const char *url, const char *hos
 
 // ---------------------------------------------------------------- DNS with a time limit
 
+// Writes the addresses of a lookup's answer, without duplicates; returns 0 when there was at least one.
+static int asi_format_addresses(const struct addrinfo *answer, char *out, size_t capacity);
+
 int asi_pac_lookup(const char *host, uint32_t timeout_ms, char *out, size_t capacity) {
     if (capacity == 0) return -1;
     out[0] = 0;
@@ -276,6 +287,15 @@ int asi_pac_lookup(const char *host, uint32_t timeout_ms, char *out, size_t capa
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
+    // An address literal needs no lookup (and no helper thread).
+    struct addrinfo *numeric = NULL;
+    hints.ai_flags = AI_NUMERICHOST;
+    if (getaddrinfo(host, NULL, &hints, &numeric) == 0) {
+        int found = asi_format_addresses(numeric, out, capacity);
+        freeaddrinfo(numeric);
+        return found;
+    }
+    hints.ai_flags = 0;
     struct gaicb request;
     memset(&request, 0, sizeof request);
     request.ar_name = host;
@@ -302,8 +322,15 @@ int asi_pac_lookup(const char *host, uint32_t timeout_ms, char *out, size_t capa
         return -1;
     }
     if (gai_error(&request) != 0 || request.ar_result == NULL) return -1;
+    int found = asi_format_addresses(request.ar_result, out, capacity);
+    freeaddrinfo(request.ar_result);
+    return found;
+}
+
+static int asi_format_addresses(const struct addrinfo *answer, char *out, size_t capacity) {
     size_t used = 0;
-    for (struct addrinfo *entry = request.ar_result; entry != NULL; entry = entry->ai_next) {
+    out[0] = 0;
+    for (const struct addrinfo *entry = answer; entry != NULL; entry = entry->ai_next) {
         char text[INET6_ADDRSTRLEN] = {0};
         const void *address = entry->ai_family == AF_INET
             ? (const void *)&((struct sockaddr_in *)entry->ai_addr)->sin_addr
@@ -325,6 +352,5 @@ int asi_pac_lookup(const char *host, uint32_t timeout_ms, char *out, size_t capa
         memcpy(out + used, text, length + 1);
         used += length;
     }
-    freeaddrinfo(request.ar_result);
     return used > 0 ? 0 : -1;
 }
