@@ -35,7 +35,8 @@ struct PACFlags: ParsableArguments {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         guard let resolver = resolver(logger: logger) else { throw ValidationError("--pac-test needs --pac.") }
-        let answer = (try? await resolver.findProxy(url: testURL, host: PACProxyResolver.host(inURL: testURL))) ?? "DIRECT"
+        let host = PACProxyResolver.host(inURL: testURL)
+        let answer = (try? await resolver.findProxy(url: testURL, host: host)) ?? "DIRECT"
         try Output.writeStandardOutput(answer + "\n")
         try await resolver.shutdown()
     }

@@ -113,7 +113,9 @@ public final class PACProxyResolver: ProxyResolver {
         let characters = Array(url)
         var index = 0
         while index < characters.count, characters[index] != ":" { index += 1 }
-        guard index + 2 < characters.count, characters[index + 1] == "/", characters[index + 2] == "/" else { return "" }
+        guard index + 2 < characters.count, characters[index + 1] == "/", characters[index + 2] == "/" else {
+            return ""
+        }
         return String(characters[(index + 3)...].prefix { $0 != "/" && $0 != ":" })
     }
 

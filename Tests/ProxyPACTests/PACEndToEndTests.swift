@@ -21,7 +21,10 @@ struct PACEndToEndTests {
         return response
     }
 
-    static func transport(_ script: String, recorder: LogRecorder = LogRecorder()) -> (POSIXTransport, PACProxyResolver) {
+    static func transport(
+        _ script: String,
+        recorder: LogRecorder = LogRecorder()
+    ) -> (POSIXTransport, PACProxyResolver) {
         let pac = PACProxyResolver(source: .script(script), configuration: limits, logger: recorder.logger)
         return (POSIXTransport(configuration: .init(proxyResolver: pac)), pac)
     }

@@ -123,7 +123,8 @@ struct PACSandboxTests {
             """)
         #expect(try await pac.routes(for: URL(string: "http://x/socks/a")!)
             == [.socks5(host: "127.0.0.1", port: 1080), .direct])
-        #expect(try await pac.routes(for: URL(string: "http://x/b")!) == [.http(host: "p.example", port: 3128), .direct])
+        #expect(try await pac.routes(for: URL(string: "http://x/b")!)
+            == [.http(host: "p.example", port: 3128), .direct])
         try await pac.shutdown()
     }
 

@@ -53,7 +53,8 @@ struct PACScriptLoadingTests {
     }
 
     @Test func aMissingFileOrAURLWithoutFetcherMeansDirect() async throws {
-        for pac in [PACProxyResolver(source: .file("/nonexistent/proxy.pac")), PACProxyResolver(source: .url(Self.pacURL))] {
+        let missing = PACProxyResolver(source: .file("/nonexistent/proxy.pac"))
+        for pac in [missing, PACProxyResolver(source: .url(Self.pacURL))] {
             #expect(try await pac.routes(for: Self.pacURL) == [.direct])
             try await pac.shutdown()
         }
