@@ -13,7 +13,7 @@ struct ASICommandPACTests {
 
     func pacFile(_ script: String, name: String = "proxy.pac") -> String {
         let path = directory + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Array(script.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(script.utf8))
         return path
     }
 

@@ -79,3 +79,21 @@ struct PACScriptLoadingTests {
         #expect(PACSource.parse("file:///etc/proxy.pac") == .file("/etc/proxy.pac"))
     }
 }
+
+/// Every public type crosses into a detached task.
+@Suite("ProxyPAC Sendable")
+struct ProxyPACSendableTests {
+    @Test func publicTypesAreSendable() async throws {
+        let resolver = PACProxyResolver(source: .script("function FindProxyForURL(u, h) { return 'DIRECT'; }"))
+        let values = (
+            PACSource.parse("/p.pac"), PACScriptDownload(status: 200, body: []), PACProxyResolver.Configuration()
+        )
+        let answer = try await Task.detached {
+            _ = values
+            return try await resolver.findProxy(url: "http://a/", host: "a")
+        }.value
+        #expect(answer == "DIRECT")
+        #expect(PACSource.url(URL(string: "http://u:secret@h/p.pac")!).description == "http://h/p.pac")
+        try await resolver.shutdown()
+    }
+}

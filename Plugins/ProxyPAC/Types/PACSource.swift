@@ -41,12 +41,18 @@ public struct PACSource: Sendable, Hashable, CustomStringConvertible {
         return .file(text)
     }
 
-    /// The path or URL (a script in memory shows as `<script>`).
+    /// The path or URL, without a user name or password (a script in memory shows as `<script>`).
     public var description: String {
         switch base {
-        case .file(let path): path
-        case .url(let url): url.absoluteString
-        case .text: "<script>"
+        case .file(let path): return path
+        case .url(let url):
+            guard url.user() != nil || url.password() != nil,
+                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            else { return url.absoluteString }
+            components.user = nil
+            components.password = nil
+            return components.string ?? "<url>"
+        case .text: return "<script>"
         }
     }
 }
