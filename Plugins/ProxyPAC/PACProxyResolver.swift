@@ -79,7 +79,7 @@ public final class PACProxyResolver: ProxyResolver {
     ///   - host: The host passed to the script.
     /// - Returns: The script's answer.
     /// - Throws: ``HTTPCore/ClientError``: the load's error, `.invalidConfiguration` for a script that does not
-    ///   compile, throws or answers something other than a string, `.timedOut` past the time limit, or
+    ///   compile or throws, `.timedOut` past the time limit, or
     ///   `.storageFailed` past the memory cap. The failure is logged once per script as a warning.
     public func findProxy(url: String, host: String) async throws -> String {
         let (loaded, freshFailure) = await loader.script()
@@ -136,8 +136,6 @@ public final class PACProxyResolver: ProxyResolver {
             ClientError(.storageFailed, stage: .transport, message: "PAC script ran out of memory")
         case .script(let message):
             ClientError(.invalidConfiguration, stage: .transport, message: "PAC script error: \(message)")
-        case .notAString(let text):
-            ClientError(.invalidConfiguration, stage: .transport, message: "FindProxyForURL returned \(text)")
         }
     }
 }

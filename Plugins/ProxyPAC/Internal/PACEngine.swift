@@ -14,7 +14,6 @@ final class PACEngine {
         case script(String)
         case timedOut
         case outOfMemory
-        case notAString(String)
     }
 
     private let engine: OpaquePointer
@@ -75,7 +74,9 @@ final class PACEngine {
         let code = asi_pac_engine_find(engine, url, hostName, timeLimit, &answer, &message, message.count)
         defer { free(answer) }
         let text = answer.map { String(cString: $0) } ?? ""
-        if code == Int32(ASI_PAC_NOT_A_STRING) { throw .notAString(text) }
+        // Any other value is taken as its string conversion ("undefined", "5"), as pacparser does; the parser
+        // finds no route in such text, so it means DIRECT.
+        if code == Int32(ASI_PAC_NOT_A_STRING) { return text }
         try Self.check(code, message: message)
         return text
     }

@@ -11,5 +11,9 @@ function FindProxyForURL(url, host) {
     if (host == "unicode.example") return "PROXY " + label + ".example:8080";
     if (host == "empty.example") return "";
     if (host == "spaces.example") return "  proxy   a.example:1 ;;  direct  ";
+    if (host == "localhost") return undefined;
+    if (host == "10.1.2.3") return ["PROXY a:1", "DIRECT"];
+    if (host == "127.0.0.1") return {toString: function () { return "PROXY object.example:2"; }};
+    if (host == "192.168.1.20") return 42;
     return answer + " " + [1, 2, 3].map(function (x) { return x * 2; }).join("-") + " " + JSON.stringify({a: [1, "b"]});
 }
