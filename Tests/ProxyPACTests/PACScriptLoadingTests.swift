@@ -29,6 +29,19 @@ struct PACScriptLoadingTests {
         try await pac.shutdown()
     }
 
+    @Test func concurrentRequestsShareOneLoad() async throws {
+        let fetcher = CannedFetcher(Self.proxyScript)
+        let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher)
+        let answers = try await withThrowingTaskGroup(of: [ProxyRoute].self) { group in
+            for _ in 0..<20 { group.addTask { try await pac.routes(for: Self.pacURL) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 20)
+        #expect(answers.allSatisfy { $0 == [.http(host: "p.example", port: 1)] })
+        #expect(fetcher.count.withLock { $0 } == 1)
+        try await pac.shutdown()
+    }
+
     @Test func itIsFetchedAgainAfterItsLifetime() async throws {
         let fetcher = CannedFetcher(Self.proxyScript)
         let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher,
