@@ -296,34 +296,41 @@ int asi_pac_lookup(const char *host, uint32_t timeout_ms, char *out, size_t capa
         return found;
     }
     hints.ai_flags = 0;
-    struct gaicb request;
-    memset(&request, 0, sizeof request);
-    request.ar_name = host;
-    request.ar_request = &hints;
-    struct gaicb *list[1] = {&request};
-    if (getaddrinfo_a(GAI_NOWAIT, list, 1, NULL) != 0) return -1;
-    struct timespec wait = {timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L};
-    const struct gaicb *waiting[1] = {&request};
+    // The request lives on the heap: a lookup that cannot be cancelled in time is left to finish on glibc's
+    // helper thread, writing into this block, which is then never freed (a small leak, only for a resolver that
+    // hangs, rather than a wait past the time limit).
+    struct asi_lookup { struct gaicb request; struct addrinfo hints; char name[]; };
+    size_t name_length = strlen(host);
+    struct asi_lookup *lookup = calloc(1, sizeof *lookup + name_length + 1);
+    if (lookup == NULL) return -1;
+    memcpy(lookup->name, host, name_length + 1);
+    lookup->hints = hints;
+    lookup->request.ar_name = lookup->name;
+    lookup->request.ar_request = &lookup->hints;
+    struct gaicb *list[1] = {&lookup->request};
+    if (getaddrinfo_a(GAI_NOWAIT, list, 1, NULL) != 0) {
+        free(lookup);
+        return -1;
+    }
+    const struct gaicb *waiting[1] = {&lookup->request};
     uint64_t deadline = asi_now_ns() + (uint64_t)timeout_ms * 1000000u;
-    while (gai_error(&request) == EAI_INPROGRESS) {
+    while (gai_error(&lookup->request) == EAI_INPROGRESS) {
         uint64_t now = asi_now_ns();
         if (now >= deadline) break;
         uint64_t left = deadline - now;
-        wait.tv_sec = (time_t)(left / 1000000000u);
-        wait.tv_nsec = (long)(left % 1000000000u);
+        struct timespec wait = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
         gai_suspend(waiting, 1, &wait);
     }
-    if (gai_error(&request) == EAI_INPROGRESS) {
-        // Out of time: cancel, and if the lookup cannot be cancelled, wait for it (its request lives on this stack).
-        if (gai_cancel(&request) != EAI_CANCELED) {
-            while (gai_error(&request) == EAI_INPROGRESS) gai_suspend(waiting, 1, NULL);
-        }
-        if (request.ar_result != NULL) freeaddrinfo(request.ar_result);
-        return -1;
+    if (gai_error(&lookup->request) == EAI_INPROGRESS && gai_cancel(&lookup->request) != EAI_CANCELED
+        && gai_error(&lookup->request) == EAI_INPROGRESS) {
+        return -1;  // still running: abandoned (see above)
     }
-    if (gai_error(&request) != 0 || request.ar_result == NULL) return -1;
-    int found = asi_format_addresses(request.ar_result, out, capacity);
-    freeaddrinfo(request.ar_result);
+    int found = -1;
+    if (gai_error(&lookup->request) == 0 && lookup->request.ar_result != NULL) {
+        found = asi_format_addresses(lookup->request.ar_result, out, capacity);
+    }
+    if (lookup->request.ar_result != NULL) freeaddrinfo(lookup->request.ar_result);
+    free(lookup);
     return found;
 }
 

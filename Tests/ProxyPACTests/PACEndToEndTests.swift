@@ -11,7 +11,7 @@ import Testing
 /// proves which requests went through it. Skipped without tinyproxy unless `ASI_REQUIRE_PEERS=1`.
 @Suite("PAC end to end", .enabled(if: TinyproxyPeer.shouldRun))
 struct PACEndToEndTests {
-    static let limits = PACProxyResolver.Configuration(evaluationTimeLimit: .milliseconds(500))
+    static let limits = PACProxyResolver.Configuration(evaluationTimeLimit: .seconds(2))
 
     static func send(_ transport: POSIXTransport, _ url: URL) async throws -> Response {
         var request = Request(url: url)
@@ -128,14 +128,16 @@ struct PACEndToEndTests {
                                    fetcher: TransportPACFetcher(transport: POSIXTransport()),
                                    configuration: Self.limits, logger: recorder.logger)
         let transport = POSIXTransport(configuration: .init(proxyResolver: pac))
-        let started = ContinuousClock.now
         let first = try await Self.send(transport, origin.url("/one"))
         let second = try await Self.send(transport, origin.url("/two"))
         #expect(first.route == .direct && second.route == .direct)
         #expect(origin.requests.map(\.target) == ["/one", "/two"])
-        #expect(recorder.messages(at: .warning).count == 1)
-        // Generous: two evaluations of at most 0.5 s each, on a busy machine.
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // One warning, naming why: the 404, the syntax error, or the time limit (the endless loop was stopped,
+        // not waited out: no wall-clock assertion here, the suite's machine may be busy).
+        let warnings = recorder.messages(at: .warning)
+        #expect(warnings.count == 1)
+        let reason = ["missing": "answered 404", "broken": "PAC script error", "endless": "time limit"][kind]!
+        #expect(warnings.first?.contains(reason) == true, "\(warnings)")
         try await transport.shutdown()
         try await pac.shutdown()
     }

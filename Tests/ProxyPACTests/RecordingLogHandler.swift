@@ -33,6 +33,6 @@ private struct RecordingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        recorder.record(event.level, "\(event.message)")
+        recorder.record(event.level, "\(event.message)" + (event.metadata.map { " \($0)" } ?? ""))
     }
 }

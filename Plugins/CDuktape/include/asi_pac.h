@@ -46,7 +46,8 @@ int asi_pac_engine_find(asi_pac_engine *engine, const char *url, const char *hos
 /// The bytes the heap holds now.
 size_t asi_pac_engine_memory_used(const asi_pac_engine *engine);
 
-/// Resolves `host` with getaddrinfo_a, waiting at most `timeout_ms` (the lookup is cancelled after that).
+/// Resolves `host` with getaddrinfo_a, waiting at most `timeout_ms` (then the lookup is cancelled, or left to
+/// finish in the background when it cannot be). Address literals are answered without a lookup.
 /// Writes the addresses (numeric, ';'-separated, in the resolver's order, duplicates removed) into `out`.
 /// Returns 0 when the name resolved, -1 when it did not or the time ran out.
 int asi_pac_lookup(const char *host, uint32_t timeout_ms, char *out, size_t capacity);
