@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CookieFile", targets: ["CookieFile"]),
         .library(name: "HTTPAuthentication", targets: ["HTTPAuthentication"]),
         .library(name: "DiskCache", targets: ["DiskCache"]),
+        .library(name: "ProxyPAC", targets: ["ProxyPAC"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -72,6 +73,10 @@ let package = Package(
         // Digest (RFC 7616) and NTLMv2 (MS-NLMP) authenticators; hashes from OpenSSL, MD4 written out.
         .target(name: "HTTPAuthentication", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/HTTPAuthentication"),
         .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
+        // Proxy auto-config: PAC files evaluated in Duktape, compiled from Debian's duktape-dev sources with an
+        // execution-time limit (decision 0016).
+        .target(name: "CDuktape", path: "Plugins/CDuktape", cSettings: [.define("_GNU_SOURCE")]),
+        .target(name: "ProxyPAC", dependencies: ["HTTPCore", "CDuktape"], path: "Plugins/ProxyPAC"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
@@ -98,7 +103,7 @@ let package = Package(
             name: "ASICommand",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "FileKeyring",
-                "Throttle", "PublicSuffix", "CookieFile", "DiskCache",
+                "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -185,6 +190,15 @@ let package = Package(
                 "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "GzipCodec", "TestSupport",
             ],
             path: "Tests/DiskCacheTests"
+        ),
+        .testTarget(
+            name: "ProxyPACTests",
+            dependencies: [
+                "HTTPCore", "HTTPTesting", "SocketTransport", "ProxyPAC", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ProxyPACTests",
+            exclude: ["Corpus"]
         ),
     ]
 )

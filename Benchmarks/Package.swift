@@ -1,5 +1,6 @@
 // swift-tools-version: 6.2
-// Side-by-side benchmarks: ASIKit against AsyncHTTPClient and URLSession (libcurl's bench is C, built by run.sh).
+// Side-by-side benchmarks: ASIKit against AsyncHTTPClient and URLSession (libcurl's bench is C, built by run.sh),
+// and PAC evaluation against pacparser (pac.sh).
 // Kept out of the root package so the library never depends on AsyncHTTPClient. Run `./run.sh`.
 import PackageDescription
 
@@ -32,6 +33,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        // PAC evaluations per second (pac.sh runs it beside pacparser).
+        .executableTarget(
+            name: "pac-bench",
+            dependencies: [
+                .product(name: "HTTPCore", package: "ASIKit"),
+                .product(name: "ProxyPAC", package: "ASIKit"),
             ]
         ),
         // Full Foundation only here: the library targets never link it.

@@ -76,11 +76,12 @@ for f in "${swift_files[@]}"; do
     fi
 done
 
-# Plugins: no HTTPPipeline, HTTPTesting, or another plugin (Swift targets in Plugins/ that are not C shims).
+# Plugins: no HTTPPipeline, HTTPTesting, or another plugin (Swift targets in Plugins/ that are not C shims: a
+# shim is a system library with a module.modulemap, or a C target with include/module.modulemap, like CDuktape).
 plugins=()
 for d in Plugins/*/; do
     d="${d%/}"
-    [ -f "$d/module.modulemap" ] || plugins+=("${d#Plugins/}")
+    [ -f "$d/module.modulemap" ] || [ -f "$d/include/module.modulemap" ] || plugins+=("${d#Plugins/}")
 done
 for plugin in "${plugins[@]}"; do
     forbidden=(HTTPPipeline HTTPTesting)
@@ -101,7 +102,7 @@ if command -v swift >/dev/null && command -v python3 >/dev/null; then
     trap 'rm -f "$manifest_json"' EXIT
     if swift package --scratch-path "${SCRATCH_PATH:-.build}" dump-package >"$manifest_json" 2>/dev/null; then
         while IFS= read -r line; do error "Package.swift: $line"; done < <(python3 - "$manifest_json" <<'PY'
-import json, sys
+import json, os, sys
 targets = json.load(open(sys.argv[1]))["targets"]
 by_name = {t["name"]: t for t in targets}
 def path(t):
@@ -113,7 +114,9 @@ def deps(t):
                 yield by_name[d[kind][0]]
 for t in targets:
     p = path(t)
-    ours = [d for d in deps(t) if d["type"] != "system"]
+    # C shims: system libraries, and C targets with a module map (CDuktape, decision 0016).
+    ours = [d for d in deps(t) if d["type"] != "system"
+            and not os.path.exists(os.path.join(path(d), "include", "module.modulemap"))]
     if p.startswith("Modules/HTTPCore") and ours:
         print(f"HTTPCore depends on {', '.join(d['name'] for d in ours)}; it must depend on none of our targets")
     elif p.startswith("Modules/HTTPPipeline"):

@@ -48,9 +48,11 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Cache") var cache: CacheFlags
     @OptionGroup(title: "Output") var output: OutputFlags
     @OptionGroup(title: "Credential sources") var credentialSources: CredentialSourceFlags
+    @OptionGroup(title: "Proxy auto-config") var pac: PACFlags
 
     func validate() throws {
-        if urls.isEmpty { throw ValidationError("No URL given.") }
+        if urls.isEmpty && pac.testURL == nil { throw ValidationError("No URL given.") }
+        if pac.testURL != nil && pac.source == nil { throw ValidationError("--pac-test needs --pac.") }
         if let resume = output.continueAt, resume != "-" {
             guard let offset = Int64(resume), offset >= 0, request.uploadFile.map({ $0 != "-" }) == true else {
                 throw ValidationError("-C takes '-' (resume the output file) or, with -T FILE, a byte offset.")
@@ -105,6 +107,7 @@ struct ASICommand: AsyncParsableCommand {
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes a write error (exit 23), as in curl
+        if pac.testURL != nil { return try await pac.runTest() }
         let targets: [Target]
         let context: TransferContext
         do {
@@ -112,7 +115,7 @@ struct ASICommand: AsyncParsableCommand {
             context = try TransferContext(
                 targets: targets, request: request, auth: auth, cookie: cookie, connection: connection,
                 transfer: transfer, tls: tls, bandwidth: bandwidth, cache: cache, output: output,
-                credentialSources: credentialSources, proxy: proxy)
+                credentialSources: credentialSources, proxy: proxy, pac: pac)
             try await context.builder.sources.validateKeyring()
             try await cache.prepare(context.client.cache)
         } catch {

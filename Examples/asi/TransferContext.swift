@@ -29,7 +29,8 @@ struct TransferContext: Sendable {
         targets: [Target], request: RequestFlags, auth: AuthFlags = AuthFlags(), cookie: CookieFlags,
         connection: ConnectionFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
         cache: CacheFlags, output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags(),
-        proxy proxyFlags: ProxyFlags = ProxyFlags(), environment: [String: String] = ProcessInfo.processInfo.environment
+        proxy proxyFlags: ProxyFlags = ProxyFlags(), pac: PACFlags = PACFlags(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -39,12 +40,14 @@ struct TransferContext: Sendable {
         let sources = try CredentialSources(credentialSources)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
-        let proxy = try proxyFlags.resolver(environment: environment)
+        // -x first, then --pac, then the environment.
+        let pacResolver = proxyFlags.proxy == nil ? pac.resolver(logger: warnings) : nil
+        let proxy = pacResolver == nil ? try proxyFlags.resolver(environment: environment) : nil
         // The proxy of the first http URL: curl's Basic Proxy-Authorization up front goes to it (the transport sends
         // that field only to a plain HTTP proxy, which every http URL reaches through the same variable or -x).
         let proxyRoute = targets.lazy.filter { $0.url.scheme?.lowercased() == "http" }.first
             .flatMap { Self.route(of: proxy, for: $0.url) }
-        transport.proxyResolver = proxy
+        transport.proxyResolver = pacResolver ?? proxy
         // The https:// proxy's own TLS settings (--proxy-cacert, --proxy-insecure).
         transport.proxyTLS = proxyFlags.proxyTLS
         // .netrc up front on redirect hops only with Basic: not with --anyauth, --digest or --ntlm (nothing goes out

@@ -1,0 +1,52 @@
+import HTTPCore
+import ProxyPAC
+import Testing
+
+/// The answer parser: order, keywords in any case, extra spaces, default ports, and entries that are skipped.
+@Suite("PAC answers as routes")
+struct PACAnswerTests {
+    @Test func everyKindInOrder() {
+        let routes = PACAnswer.routes(from: "PROXY a.example:8080; SOCKS5 b.example:1080; HTTPS c.example:8443; DIRECT")
+        #expect(routes == [
+            .http(host: "a.example", port: 8080), .socks5(host: "b.example", port: 1080),
+            .https(host: "c.example", port: 8443), .direct,
+        ])
+    }
+
+    @Test func anyCaseAndExtraSpaces() {
+        let routes = PACAnswer.routes(from: "  proxy   A.Example:3128 ;;\tSocks5  s:1 ;  direct  ")
+        #expect(routes == [.http(host: "a.example", port: 3128), .socks5(host: "s", port: 1), .direct])
+    }
+
+    @Test func defaultPortsAndOtherKeywords() {
+        let routes = PACAnswer.routes(from: "PROXY p; HTTP h; HTTPS s; SOCKS k; SOCKS4 f; SOCKS5 g")
+        #expect(routes == [
+            .http(host: "p", port: 80), .http(host: "h", port: 80), .https(host: "s", port: 443),
+            .socks4a(host: "k", port: 1080), .socks4a(host: "f", port: 1080), .socks5(host: "g", port: 1080),
+        ])
+        #expect(routes.last?.resolvesNamesRemotely == true)
+    }
+
+    @Test func ipv6Proxies() {
+        #expect(PACAnswer.routes(from: "PROXY [::1]:8080") == [.http(host: "::1", port: 8080)])
+        #expect(PACAnswer.routes(from: "PROXY [2001:db8::1]") == [.http(host: "2001:db8::1", port: 80)])
+    }
+
+    @Test func unreadableEntriesAreSkipped() {
+        let routes = PACAnswer.routes(
+            from: "QUIC q:443; PROXY; PROXY a:0; PROXY b:99999; PROXY c:x; PROXY d e; DIRECT x; PROXY ok:1")
+        #expect(routes == [.http(host: "ok", port: 1)])
+    }
+
+    @Test func nothingUsableMeansDirect() {
+        #expect(PACAnswer.routes(from: "") == [.direct])
+        #expect(PACAnswer.routes(from: " ; ; ") == [.direct])
+        #expect(PACAnswer.routes(from: "BOGUS x:1") == [.direct])
+    }
+
+    @Test func theHostAPACTesterPasses() {
+        #expect(PACProxyResolver.host(inURL: "http://www.example.com:8080/a") == "www.example.com")
+        #expect(PACProxyResolver.host(inURL: "https://user:pw@x/") == "user")
+        #expect(PACProxyResolver.host(inURL: "no-scheme") == "")
+    }
+}
