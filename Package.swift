@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "CookieFile", targets: ["CookieFile"]),
         .library(name: "HTTPAuthentication", targets: ["HTTPAuthentication"]),
         .library(name: "DiskCache", targets: ["DiskCache"]),
+        .library(name: "S3", targets: ["S3"]),
+        .library(name: "AmazonS3", targets: ["AmazonS3"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -72,6 +74,12 @@ let package = Package(
         // Digest (RFC 7616) and NTLMv2 (MS-NLMP) authenticators; hashes from OpenSSL, MD4 written out.
         .target(name: "HTTPAuthentication", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/HTTPAuthentication"),
         .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
+        // Amazon S3 (issue 17): SigV4 signing, S3 requests and XML (libxml2). AmazonS3 runs them through a Client.
+        .systemLibrary(
+            name: "CLibXML2", path: "Plugins/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "S3", dependencies: ["HTTPCore", "COpenSSL", "CLibXML2"], path: "Plugins/S3"),
+        .target(name: "AmazonS3", dependencies: ["HTTPCore", "HTTPPipeline", "S3"], path: "Modules/AmazonS3"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
@@ -98,7 +106,7 @@ let package = Package(
             name: "ASICommand",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "FileKeyring",
-                "Throttle", "PublicSuffix", "CookieFile", "DiskCache",
+                "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "S3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -185,6 +193,11 @@ let package = Package(
                 "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "DiskCache", "GzipCodec", "TestSupport",
             ],
             path: "Tests/DiskCacheTests"
+        ),
+        .testTarget(
+            name: "S3Tests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "S3", "AmazonS3", "TestSupport"],
+            path: "Tests/S3Tests"
         ),
     ]
 )
