@@ -16,6 +16,8 @@ import Testing
         let requests = try FileManager.default.subpathsOfDirectory(atPath: root)
             .filter { $0.hasSuffix(".req") }.sorted()
         #expect(requests.count == 34)
+        var matchedSignedRequests = 0
+        var unmatchedSignedRequests: [String] = []
         for relative in requests {
             let stem = root + "/" + String(relative.dropLast(4))
             let request = SigV4Corpus.parse(try SigV4Corpus.read(stem + ".req"))
@@ -34,10 +36,18 @@ import Testing
             #expect(signature.stringToSign == (try SigV4Corpus.read(stem + ".sts")), "\(name): string to sign")
             #expect(signature.authorization == (try SigV4Corpus.read(stem + ".authz")), "\(name): Authorization")
             let signed = try SigV4Corpus.read(stem + ".sreq")
-            #expect(
-                signed.contains("Authorization:" + signature.authorization)
-                    || signed.contains("Authorization: " + signature.authorization), "\(name): signed request")
+            if signed.contains("Authorization:" + signature.authorization)
+                || signed.contains("Authorization: " + signature.authorization)
+            {
+                matchedSignedRequests += 1
+            } else {
+                unmatchedSignedRequests.append(name)
+            }
         }
+        // Upstream's get-vanilla-with-session-token.sreq carries get-vanilla's signature, not the one its own .authz
+        // (which this signer matches) gives; every other signed request matches.
+        #expect(unmatchedSignedRequests == ["get-vanilla-with-session-token/get-vanilla-with-session-token"])
+        #expect(matchedSignedRequests == 33)
     }
 
     /// The newer suite (`aws-signing-test-suite-v4`, 38 cases): header and query (presigned) forms.

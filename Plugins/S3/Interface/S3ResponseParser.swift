@@ -74,18 +74,23 @@ public enum S3ResponseParser {
     /// Parses a `CompleteMultipartUploadResult` or `CopyObjectResult`, which S3 may send with 200 and an `<Error>`.
     /// - Parameters:
     ///   - body: The response body.
-    ///   - root: The expected root element.
+    ///   - root: The expected root element; its `Result` suffix may also be `Response`, as moto writes it.
     /// - Returns: The result's ETag.
-    /// - Throws: ``S3Error`` when the body is an `<Error>`; a malformed-XML `ClientError`.
+    /// - Throws: ``S3Error`` when the body is an `<Error>` or another document; a malformed-XML `ClientError`.
     public static func eTag(_ body: [UInt8], root: String) throws -> String {
-        try document(body, root: root).text("ETag") ?? ""
+        let alternative = root.hasSuffix("Result") ? String(root.dropLast(6)) + "Response" : root
+        return try document(body, roots: [root, alternative]).text("ETag") ?? ""
     }
 
     private static func document(_ body: [UInt8], root: String) throws -> XMLTree {
+        try document(body, roots: [root])
+    }
+
+    private static func document(_ body: [UInt8], roots: [String]) throws -> XMLTree {
         let tree = try XMLTree.parse(body)
         if let error = error(in: tree, status: 200) { throw error }
-        guard tree.name == root else {
-            throw S3Error(code: .unknown, status: 200, message: "Expected <\(root)>, got <\(tree.name)>")
+        guard roots.contains(tree.name) else {
+            throw S3Error(code: .unknown, status: 200, message: "Expected <\(roots[0])>, got <\(tree.name)>")
         }
         return tree
     }
