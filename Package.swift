@@ -196,7 +196,9 @@ let package = Package(
         ),
         .testTarget(
             name: "S3Tests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "S3", "AmazonS3", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "S3", "AmazonS3", "TestSupport",
+            ],
             path: "Tests/S3Tests"
         ),
     ]

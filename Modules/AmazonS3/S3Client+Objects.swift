@@ -27,7 +27,9 @@ extension S3Client {
     /// - Returns: The object's head.
     /// - Throws: ``S3/S3Error`` or `ClientError`.
     @discardableResult
-    public func downloadObject(bucket: String, key: String, to path: String, resume: Bool = true) async throws
+    public func downloadObject(
+        bucket: String, key: String, to path: String, resume: Bool = true
+    ) async throws
         -> S3ObjectHead
     {
         var request = requests.getObject(bucket: bucket, key: key)
@@ -45,7 +47,9 @@ extension S3Client {
     /// - Returns: The object's ETag.
     /// - Throws: ``S3/S3Error`` or `ClientError`.
     @discardableResult
-    public func putObject(bucket: String, key: String, body: RequestBody, options: S3ObjectOptions = .init())
+    public func putObject(
+        bucket: String, key: String, body: RequestBody, options: S3ObjectOptions = .init()
+    )
         async throws -> String
     {
         let response = try await perform(requests.putObject(bucket: bucket, key: key, body: body, options: options))
@@ -62,7 +66,9 @@ extension S3Client {
     /// - Returns: The object's ETag.
     /// - Throws: ``S3/S3Error`` or `ClientError` (``HTTPCore/ClientError/Code/storageFailed`` for an unreadable file).
     @discardableResult
-    public func putObject(bucket: String, key: String, fileAtPath path: String, options: S3ObjectOptions = .init())
+    public func putObject(
+        bucket: String, key: String, fileAtPath path: String, options: S3ObjectOptions = .init()
+    )
         async throws -> String
     {
         try await putObject(bucket: bucket, key: key, body: try .file(atPath: path), options: options)

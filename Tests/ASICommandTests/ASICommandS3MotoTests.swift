@@ -16,7 +16,8 @@ struct ASICommandS3MotoTests {
             let signing = ["--aws-sigv4", "aws:amz:us-east-1:s3", "-u", "\(moto.accessKeyID):\(moto.secretAccessKey)"]
             let code = ["-s", "-w", "%{http_code}"]
 
-            let create = try await ASICommandRun.run(signing + code + ["-o", "/dev/null", "-X", "PUT", base + "/asi-cli"])
+            let create = try await ASICommandRun.run(
+                signing + code + ["-o", "/dev/null", "-X", "PUT", base + "/asi-cli"])
             #expect(create.status == 0 && create.output == "200", "\(create.output) \(create.stderr)")
             let upload = try await ASICommandRun.run(
                 signing + code + ["-o", "/dev/null", "-T", directory + "/upload.bin", base + "/asi-cli/dir/upload.bin"])
@@ -30,7 +31,8 @@ struct ASICommandS3MotoTests {
             let denied = try await ASICommandRun.run(wrong + ["-s", base + "/asi-cli/dir/upload.bin"])
             #expect(denied.status == 0)
             #expect(denied.output.contains("SignatureDoesNotMatch") || denied.output.contains("AccessDenied"))
-            let deniedCode = try await ASICommandRun.run(wrong + code + ["-o", "/dev/null", base + "/asi-cli/dir/upload.bin"])
+            let deniedCode = try await ASICommandRun.run(
+                wrong + code + ["-o", "/dev/null", base + "/asi-cli/dir/upload.bin"])
             #expect(deniedCode.output == "403")
             #expect(!denied.stderr.contains("wrong-secret"))
 

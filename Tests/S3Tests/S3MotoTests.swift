@@ -81,7 +81,9 @@ import Testing
             } catch let error as S3Error {
                 #expect(error.code == .notFound)
             }
-            for key in ["dir/hello.txt", "file.bin", "copy2"] { try await s3.deleteObject(bucket: "asi-objects", key: key) }
+            for key in ["dir/hello.txt", "file.bin", "copy2"] {
+                try await s3.deleteObject(bucket: "asi-objects", key: key)
+            }
             try await s3.deleteBucket("asi-objects")
             #expect(try await !s3.listBuckets().map(\.name).contains("asi-objects"))
             try await s3.shutdown()
@@ -114,7 +116,9 @@ import Testing
             let request = s3.requests.getObject(bucket: "asi-encoded", key: "dir/a b+c%d~e ü.txt")
             let url = signer.presignedURL(for: request, expires: 600)
             let query = url.query ?? ""
-            for name in ["X-Amz-Algorithm=AWS4-HMAC-SHA256", "X-Amz-Expires=600", "X-Amz-SignedHeaders=host", "X-Amz-Signature="] {
+            for name in [
+                "X-Amz-Algorithm=AWS4-HMAC-SHA256", "X-Amz-Expires=600", "X-Amz-SignedHeaders=host", "X-Amz-Signature=",
+            ] {
                 #expect(query.contains(name))
             }
             let plain = Client(transport: .posix())

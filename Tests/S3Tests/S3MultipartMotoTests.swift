@@ -54,7 +54,8 @@ import Testing
             let s3 = try S3Moto.client(peer, middleware: [flaky])
             try await s3.createBucket("asi-retry")
             let eTag = try await s3.uploadFile(
-                bucket: "asi-retry", key: "eleven.bin", fromFile: directory + "/eleven.bin", configuration: configuration)
+                bucket: "asi-retry", key: "eleven.bin", fromFile: directory + "/eleven.bin",
+                configuration: configuration)
             #expect(eTag.hasSuffix("-3\""))
             #expect(flaky.attempts == [1: 1, 2: 2, 3: 1])
             try await s3.downloadObject(bucket: "asi-retry", key: "eleven.bin", to: directory + "/back.bin")

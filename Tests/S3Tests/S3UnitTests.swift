@@ -9,7 +9,8 @@ import Testing
 /// The S3 plug-in without a server: credentials, endpoints and URLs, XML answers, the signing middleware.
 @Suite struct S3UnitTests {
     static let secret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
-    static let credentials = AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: secret, sessionToken: "TOKEN123")
+    static let credentials = AWSCredentials(
+        accessKeyID: "AKIDEXAMPLE", secretAccessKey: secret, sessionToken: "TOKEN123")
 
     @Test func credentialsNeverShowTheSecret() {
         let credentials = Self.credentials
@@ -30,7 +31,9 @@ import Testing
         ])
         #expect(found == AWSCredentials(accessKeyID: "AK", secretAccessKey: "SK", sessionToken: "ST"))
         #expect(AWSCredentials.fromEnvironment(["AWS_ACCESS_KEY_ID": "AK"]) == nil)
-        #expect(AWSCredentials.fromEnvironment(["AWS_ACCESS_KEY_ID": "AK", "AWS_SECRET_ACCESS_KEY": "SK"])?.sessionToken == nil)
+        #expect(
+            AWSCredentials.fromEnvironment(["AWS_ACCESS_KEY_ID": "AK", "AWS_SECRET_ACCESS_KEY": "SK"])?.sessionToken
+                == nil)
         #expect(AWSCredentials.sharedFilePath(["HOME": "/home/u"]) == "/home/u/.aws/credentials")
         #expect(AWSCredentials.sharedFilePath(["AWS_SHARED_CREDENTIALS_FILE": "/x/creds"]) == "/x/creds")
     }
@@ -39,19 +42,19 @@ import Testing
         let path = NSTemporaryDirectory() + "asikit-s3-credentials-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try """
-            # comment
-            [default]
-            aws_access_key_id = AKDEFAULT
-            aws_secret_access_key = SKDEFAULT
+        # comment
+        [default]
+        aws_access_key_id = AKDEFAULT
+        aws_secret_access_key = SKDEFAULT
 
-            [profile work]
-            aws_access_key_id=AKWORK
-            aws_secret_access_key=SKWORK
-            aws_session_token = TKWORK
-            ; another comment
-            [broken]
-            aws_access_key_id = ONLYKEY
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        [profile work]
+        aws_access_key_id=AKWORK
+        aws_secret_access_key=SKWORK
+        aws_session_token = TKWORK
+        ; another comment
+        [broken]
+        aws_access_key_id = ONLYKEY
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try AWSCredentials.fromSharedFile(path: path, profile: "default").accessKeyID == "AKDEFAULT")
         let work = try AWSCredentials.fromSharedFile(path: path, profile: "work")
         #expect(work == AWSCredentials(accessKeyID: "AKWORK", secretAccessKey: "SKWORK", sessionToken: "TKWORK"))
@@ -62,7 +65,9 @@ import Testing
             #expect(error.code == .invalidConfiguration)
             #expect(!error.message.contains("ONLYKEY"))
         }
-        #expect(throws: ClientError.self) { try AWSCredentials.fromSharedFile(path: path + ".missing", profile: "default") }
+        #expect(throws: ClientError.self) {
+            try AWSCredentials.fromSharedFile(path: path + ".missing", profile: "default")
+        }
     }
 
     @Test func pathAndVirtualHostURLs() throws {
@@ -73,7 +78,8 @@ import Testing
             path.url(bucket: "b", query: [("list-type", "2"), ("prefix", "a/b"), ("uploads", nil)]).absoluteString
                 == "http://127.0.0.1:9000/b?list-type=2&prefix=a%2Fb&uploads")
         let aws = S3Endpoint.aws(region: "eu-west-1")
-        #expect(aws.url(bucket: "photos", key: "x.jpg").absoluteString == "https://photos.s3.eu-west-1.amazonaws.com/x.jpg")
+        #expect(
+            aws.url(bucket: "photos", key: "x.jpg").absoluteString == "https://photos.s3.eu-west-1.amazonaws.com/x.jpg")
         #expect(throws: ClientError.self) { try S3Endpoint(url: URL(string: "ftp://host/")!, region: "us-east-1") }
         let create = S3Requests(endpoint: aws).createBucket("photos")
         #expect(create.body != nil, "outside us-east-1 a bucket names its LocationConstraint")
@@ -82,42 +88,54 @@ import Testing
     }
 
     @Test func errorDocumentsAreTyped() {
-        let body = Array("""
+        let body = Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>\
             <Key>a.txt</Key><RequestId>4442587FB7D0A2F9</RequestId></Error>
             """.utf8)
         let error = S3ResponseParser.error(status: 404, body: body)
-        #expect(error == S3Error(code: .noSuchKey, status: 404, message: "The specified key does not exist.",
-                                 requestID: "4442587FB7D0A2F9", resource: "a.txt"))
+        #expect(
+            error
+                == S3Error(
+                    code: .noSuchKey, status: 404, message: "The specified key does not exist.",
+                    requestID: "4442587FB7D0A2F9", resource: "a.txt"))
         #expect(S3ResponseParser.error(status: 403, body: []).code == .forbidden)
         #expect(S3ResponseParser.error(status: 500, body: Array("<html>oops".utf8)).code == .unknown)
         #expect(throws: S3Error.self) { try S3ResponseParser.eTag(body, root: "CompleteMultipartUploadResult") }
     }
 
     @Test func listPagesParse() throws {
-        let body = Array("""
+        let body = Array(
+            """
             <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><KeyCount>3</KeyCount>\
             <IsTruncated>true</IsTruncated><NextContinuationToken>tok&amp;en</NextContinuationToken>\
-            <Contents><Key>a&lt;1</Key><Size>12</Size><ETag>"e1"</ETag><LastModified>2026-01-02T03:04:05.000Z</LastModified>\
+            <Contents><Key>a&lt;1</Key><Size>12</Size><ETag>"e1"</ETag>\
+            <LastModified>2026-01-02T03:04:05.000Z</LastModified>\
             <StorageClass>STANDARD</StorageClass></Contents>\
             <Contents><Key><![CDATA[b]]></Key><Size>0</Size></Contents>\
             <CommonPrefixes><Prefix>dir/</Prefix></CommonPrefixes></ListBucketResult>
             """.utf8)
         let page = try S3ResponseParser.listPage(body)
         #expect(page.objects.map(\.key) == ["a<1", "b"])
-        #expect(page.objects[0].size == 12 && page.objects[0].eTag == "\"e1\"" && page.objects[0].storageClass == .standard)
+        #expect(
+            page.objects[0].size == 12 && page.objects[0].eTag == "\"e1\"" && page.objects[0].storageClass == .standard)
         #expect(page.commonPrefixes == ["dir/"])
         #expect(page.isTruncated && page.nextContinuationToken == "tok&en" && page.keyCount == 3)
         #expect(throws: ClientError.self) { try S3ResponseParser.listPage(Array("<ListBucketResult><Key>".utf8)) }
         #expect(throws: S3Error.self) { try S3ResponseParser.listPage(Array("<Other/>".utf8)) }
-        let buckets = try S3ResponseParser.buckets(Array("""
-            <ListAllMyBucketsResult><Buckets><Bucket><Name>one</Name><CreationDate>2026</CreationDate></Bucket>\
-            <Bucket><Name>two</Name></Bucket></Buckets></ListAllMyBucketsResult>
-            """.utf8))
+        let buckets = try S3ResponseParser.buckets(
+            Array(
+                """
+                <ListAllMyBucketsResult><Buckets><Bucket><Name>one</Name><CreationDate>2026</CreationDate></Bucket>\
+                <Bucket><Name>two</Name></Bucket></Buckets></ListAllMyBucketsResult>
+                """.utf8))
         #expect(buckets.map(\.name) == ["one", "two"])
-        #expect(try S3ResponseParser.uploadID(Array(
-            "<InitiateMultipartUploadResult><UploadId>U1</UploadId></InitiateMultipartUploadResult>".utf8)) == "U1")
+        #expect(
+            try S3ResponseParser.uploadID(
+                Array(
+                    "<InitiateMultipartUploadResult><UploadId>U1</UploadId></InitiateMultipartUploadResult>".utf8))
+                == "U1")
     }
 
     /// The middleware signs every attempt anew: a redirect to another path is signed for that path, with the
@@ -137,13 +155,17 @@ import Testing
         #expect(sent.count == 2)
         for (attempt, path) in zip(sent, ["/b/k", "/b/moved"]) {
             let authorization = attempt.headerFields[.authorization] ?? ""
-            #expect(authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/s3/aws4_request"))
+            #expect(
+                authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/s3/aws4_request"))
             #expect(authorization.contains("SignedHeaders=host;x-amz-content-sha256;x-amz-date;x-amz-security-token"))
             #expect(attempt.headerFields[HTTPField.Name("x-amz-security-token")!] == "TOKEN123")
-            #expect(attempt.headerFields[HTTPField.Name("x-amz-content-sha256")!] == SigV4Input.payloadHash(of: Array("data".utf8)))
+            #expect(
+                attempt.headerFields[HTTPField.Name("x-amz-content-sha256")!]
+                    == SigV4Input.payloadHash(of: Array("data".utf8)))
             #expect(attempt.url.path == path)
         }
-        #expect(sent[0].headerFields[HTTPField.Name.authorization] != sent[1].headerFields[HTTPField.Name.authorization])
+        #expect(
+            sent[0].headerFields[HTTPField.Name.authorization] != sent[1].headerFields[HTTPField.Name.authorization])
         try await client.shutdown()
     }
 
@@ -156,7 +178,8 @@ import Testing
         let path = NSTemporaryDirectory() + "asikit-s3-body-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "file body".write(toFile: path, atomically: true, encoding: .utf8)
-        _ = try await client.send(Request(url: URL(string: "http://b.s3.test/k")!, method: .put, body: try .file(atPath: path)))
+        _ = try await client.send(
+            Request(url: URL(string: "http://b.s3.test/k")!, method: .put, body: try .file(atPath: path)))
         _ = try await client.send(Request(url: URL(string: "http://elsewhere.test/k")!))
         let sent = transport.requests
         #expect(sent[0].headerFields[HTTPField.Name("x-amz-content-sha256")!] == "UNSIGNED-PAYLOAD")

@@ -4,7 +4,8 @@ import Testing
 
 /// Reads the AWS SigV4 test suites in `../shared/corpora/s3` (or under `ASI_CORPORA_DIR`).
 enum SigV4Corpus {
-    static let directory: String = (ProcessInfo.processInfo.environment["ASI_CORPORA_DIR"].map { URL(filePath: $0) }
+    static let directory: String =
+        (ProcessInfo.processInfo.environment["ASI_CORPORA_DIR"].map { URL(filePath: $0) }
         ?? URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appending(path: "../shared/corpora"))
         .appending(path: "s3").standardizedFileURL.path(percentEncoded: false)

@@ -69,7 +69,8 @@ import Testing
             let credentialValues = try #require(context["credentials"] as? [String: String])
             let omitsToken = context["omit_session_token"] as? Bool ?? false
             let credentials = AWSCredentials(
-                accessKeyID: credentialValues["access_key_id"]!, secretAccessKey: credentialValues["secret_access_key"]!,
+                accessKeyID: credentialValues["access_key_id"]!,
+                secretAccessKey: credentialValues["secret_access_key"]!,
                 sessionToken: omitsToken ? nil : credentialValues["token"])
             let signer = SigV4Signer(
                 credentials: credentials, region: context["region"] as! String, service: context["service"] as! String,
@@ -78,12 +79,15 @@ import Testing
 
             let header = signer.sign(
                 request.input, at: SigV4Corpus.date, addsContentSHA256: context["sign_body"] as? Bool ?? false)
-            #expect(header.canonicalRequest == (try SigV4Corpus.read(folder + "header-canonical-request.txt")),
-                    "\(name): header canonical request")
-            #expect(header.stringToSign == (try SigV4Corpus.read(folder + "header-string-to-sign.txt")),
-                    "\(name): header string to sign")
-            #expect(header.signature == (try SigV4Corpus.read(folder + "header-signature.txt")),
-                    "\(name): header signature")
+            #expect(
+                header.canonicalRequest == (try SigV4Corpus.read(folder + "header-canonical-request.txt")),
+                "\(name): header canonical request")
+            #expect(
+                header.stringToSign == (try SigV4Corpus.read(folder + "header-string-to-sign.txt")),
+                "\(name): header string to sign")
+            #expect(
+                header.signature == (try SigV4Corpus.read(folder + "header-signature.txt")),
+                "\(name): header signature")
             let headerSigned = try SigV4Corpus.read(folder + "header-signed-request.txt")
             #expect(headerSigned.contains("Authorization:" + header.authorization + "\n"), "\(name): signed request")
             for field in header.headerFields where field.name != "Authorization" {
@@ -94,12 +98,15 @@ import Testing
 
             let expires = context["expiration_in_seconds"] as? Int ?? 3600
             let query = signer.presign(request.input, at: SigV4Corpus.date, expires: expires)
-            #expect(query.canonicalRequest == (try SigV4Corpus.read(folder + "query-canonical-request.txt")),
-                    "\(name): query canonical request")
-            #expect(query.stringToSign == (try SigV4Corpus.read(folder + "query-string-to-sign.txt")),
-                    "\(name): query string to sign")
-            #expect(query.signature == (try SigV4Corpus.read(folder + "query-signature.txt")),
-                    "\(name): query signature")
+            #expect(
+                query.canonicalRequest == (try SigV4Corpus.read(folder + "query-canonical-request.txt")),
+                "\(name): query canonical request")
+            #expect(
+                query.stringToSign == (try SigV4Corpus.read(folder + "query-string-to-sign.txt")),
+                "\(name): query string to sign")
+            #expect(
+                query.signature == (try SigV4Corpus.read(folder + "query-signature.txt")),
+                "\(name): query signature")
             var expected = SigV4Corpus.signedQuery(try SigV4Corpus.read(folder + "query-signed-request.txt"))
             if omitsToken { expected.removeAll { $0.hasPrefix("X-Amz-Security-Token=") } }
             let ours = query.query.split(separator: "&").map(String.init).sorted()

@@ -21,7 +21,8 @@ extension S3Requests {
     ///   - partNumber: The part number, 1 to 10,000.
     ///   - body: The part's bytes (every part but the last at least 5 MiB).
     /// - Returns: The request.
-    public func uploadPart(bucket: String, key: String, uploadID: String, partNumber: Int, body: RequestBody) -> Request {
+    public func uploadPart(bucket: String, key: String, uploadID: String, partNumber: Int, body: RequestBody) -> Request
+    {
         Request(
             url: endpoint.url(
                 bucket: bucket, key: key, query: [("partNumber", String(partNumber)), ("uploadId", uploadID)]),
@@ -60,7 +61,8 @@ extension S3Requests {
     ) -> Request {
         var xml = "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
         for part in parts.sorted(by: { $0.partNumber < $1.partNumber }) {
-            xml += "<Part><PartNumber>\(part.partNumber)</PartNumber><ETag>" + XMLText.escape(part.eTag)
+            xml +=
+                "<Part><PartNumber>\(part.partNumber)</PartNumber><ETag>" + XMLText.escape(part.eTag)
                 + "</ETag></Part>"
         }
         xml += "</CompleteMultipartUpload>"

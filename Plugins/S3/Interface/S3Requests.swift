@@ -7,7 +7,8 @@ public import HTTPCore
 ///
 /// ```swift
 /// let requests = S3Requests(endpoint: endpoint)
-/// let response = try await client.send(requests.putObject(bucket: "photos", key: "a.jpg", body: try .file(atPath: path)))
+/// let put = requests.putObject(bucket: "photos", key: "a.jpg", body: try .file(atPath: path))
+/// let response = try await client.send(put)
 /// ```
 public struct S3Requests: Sendable {
     /// Where S3 is.
@@ -48,7 +49,8 @@ public struct S3Requests: Sendable {
     ///   - body: The content.
     ///   - options: Content type, metadata, ACL, storage class.
     /// - Returns: The request.
-    public func putObject(bucket: String, key: String, body: RequestBody, options: S3ObjectOptions = .init()) -> Request {
+    public func putObject(bucket: String, key: String, body: RequestBody, options: S3ObjectOptions = .init()) -> Request
+    {
         var request = Request(url: endpoint.url(bucket: bucket, key: key), method: .put, body: body)
         apply(options, to: &request.headerFields)
         return request

@@ -45,7 +45,8 @@ public enum S3ResponseParser {
         let prefixes = tree.children("CommonPrefixes").compactMap { $0.text("Prefix") }
         return S3ListPage(
             objects: objects, commonPrefixes: prefixes, isTruncated: tree.text("IsTruncated") == "true",
-            nextContinuationToken: tree.text("NextContinuationToken"), keyCount: tree.text("KeyCount").flatMap { Int($0) })
+            nextContinuationToken: tree.text("NextContinuationToken"),
+            keyCount: tree.text("KeyCount").flatMap { Int($0) })
     }
 
     /// Parses a `ListAllMyBucketsResult`.

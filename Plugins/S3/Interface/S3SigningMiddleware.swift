@@ -11,7 +11,8 @@ public import HTTPCore
 /// body is read once to hash it.
 ///
 /// ```swift
-/// let client = Client(transport: .posix(), middleware: [S3SigningMiddleware(credentials: credentials, region: "us-east-1")])
+/// let signer = S3SigningMiddleware(credentials: credentials, region: "us-east-1")
+/// let client = Client(transport: .posix(), middleware: [signer])
 /// ```
 public struct S3SigningMiddleware: Middleware {
     /// Which requests are signed.

@@ -17,7 +17,8 @@ extension SigV4Signer {
         let input = SigV4Input(
             method: request.method.rawValue, path: request.url.path(percentEncoded: true),
             query: request.url.query(percentEncoded: true),
-            headerFields: [("Host", S3SigningMiddleware.host(of: request.url))], payloadHash: SigV4Input.unsignedPayload)
+            headerFields: [("Host", S3SigningMiddleware.host(of: request.url))], payloadHash: SigV4Input.unsignedPayload
+        )
         let signature = presign(input, at: date, expires: expires)
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = signature.query

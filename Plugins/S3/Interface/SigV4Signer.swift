@@ -61,8 +61,8 @@ public struct SigV4Signer: Sendable {
         let canonical = canonicalRequest(input, parameters, canonicalHeaders, signedHeaders)
         let (stringToSign, signature) = stringAndSignature(canonical, amzDate)
         let authorization =
-            "\(Self.algorithm) Credential=\(credentials.accessKeyID)/\(scope(amzDate)), SignedHeaders=\(signedHeaders), "
-            + "Signature=\(signature)"
+            "\(Self.algorithm) Credential=\(credentials.accessKeyID)/\(scope(amzDate)), "
+            + "SignedHeaders=\(signedHeaders), Signature=\(signature)"
         added.append(("Authorization", authorization))
         return SigV4Signature(
             canonicalRequest: canonical, stringToSign: stringToSign, signature: signature,

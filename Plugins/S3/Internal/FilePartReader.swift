@@ -42,12 +42,15 @@ final class FilePartReader: Sendable {
             if state.fd < 0 {
                 state.fd = open(path, O_RDONLY | O_CLOEXEC)
                 guard state.fd >= 0 else {
-                    throw ClientError(.storageFailed, message: "Cannot open \(path)", underlying: SyscallError.last("open"))
+                    throw ClientError(
+                        .storageFailed, message: "Cannot open \(path)", underlying: SyscallError.last("open"))
                 }
             }
             let count = Int(min(Int64(RequestBody.fileChunkSize), length - state.position))
             var chunk = [UInt8](repeating: 0, count: count)
-            let got = chunk.withUnsafeMutableBytes { pread(state.fd, $0.baseAddress, count, off_t(offset + state.position)) }
+            let got = chunk.withUnsafeMutableBytes {
+                pread(state.fd, $0.baseAddress, count, off_t(offset + state.position))
+            }
             guard got > 0 else {
                 throw ClientError(
                     .storageFailed, message: "\(path) ended before its part did",

@@ -94,7 +94,10 @@ enum SigV4Canonical {
     static func query(_ parameters: [(name: [UInt8], value: [UInt8])]) -> String {
         parameters
             .map { (encode($0.name, keepsSlash: false), encode($0.value, keepsSlash: false)) }
-            .sorted { $0.0 == $1.0 ? $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            .sorted {
+                $0.0 == $1.0
+                    ? $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8)
+            }
             .map { $0.0 + "=" + $0.1 }
             .joined(separator: "&")
     }

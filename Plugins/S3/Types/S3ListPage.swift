@@ -51,7 +51,9 @@ public struct S3ObjectSummary: Sendable, Hashable {
     ///   - eTag: The ETag.
     ///   - lastModified: The modification time.
     ///   - storageClass: The storage class.
-    public init(key: String, size: Int64, eTag: String = "", lastModified: String = "", storageClass: S3StorageClass? = nil) {
+    public init(
+        key: String, size: Int64, eTag: String = "", lastModified: String = "", storageClass: S3StorageClass? = nil
+    ) {
         self.key = key
         self.size = size
         self.eTag = eTag
