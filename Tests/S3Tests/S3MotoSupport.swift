@@ -56,6 +56,12 @@ enum S3Moto {
         }
     }
 
+    /// Resets the process's peak resident size to its current resident size (`echo 5 > /proc/self/clear_refs`),
+    /// so a later ``peakResidentBytes()`` measures the peak since now.
+    static func resetPeakResidentBytes() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
     /// The process's peak resident size (`VmHWM`), in bytes.
     static func peakResidentBytes() -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
