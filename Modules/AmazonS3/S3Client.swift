@@ -26,9 +26,10 @@ public struct S3Client: Sendable {
     /// - Parameters:
     ///   - client: The client.
     ///   - endpoint: Where S3 is.
-    public init(client: Client, endpoint: S3Endpoint) {
+    ///   - options: The options of every request (timeouts, retries on timeout); the defaults by default.
+    public init(client: Client, endpoint: S3Endpoint, options: RequestOptions = RequestOptions()) {
         self.client = client
-        self.requests = S3Requests(endpoint: endpoint)
+        self.requests = S3Requests(endpoint: endpoint, options: options)
     }
 
     /// Makes a client on a transport that signs requests to the endpoint's host (and its bucket subdomains) only.
@@ -37,12 +38,16 @@ public struct S3Client: Sendable {
     ///   - endpoint: Where S3 is.
     ///   - credentials: The key that signs.
     ///   - middleware: More middleware, inside the signer (they run after it has signed).
+    ///   - options: The options of every request (timeouts, retries on timeout); the defaults by default.
     public init(
-        transport: any Transport, endpoint: S3Endpoint, credentials: AWSCredentials, middleware: [any Middleware] = []
+        transport: any Transport, endpoint: S3Endpoint, credentials: AWSCredentials, middleware: [any Middleware] = [],
+        options: RequestOptions = RequestOptions()
     ) {
         let signer = S3SigningMiddleware(
             credentials: credentials, region: endpoint.region, scope: .hosts([endpoint.url.host ?? ""]))
-        self.init(client: Client(transport: transport, middleware: [signer] + middleware), endpoint: endpoint)
+        self.init(
+            client: Client(transport: transport, middleware: [signer] + middleware), endpoint: endpoint,
+            options: options)
     }
 
     /// The endpoint.

@@ -18,9 +18,14 @@ enum S3Moto {
             url: URL(string: "http://\(host):\(peer.port)")!, region: "us-east-1", addressingStyle: style)
         let credentials = AWSCredentials(
             accessKeyID: peer.accessKeyID, secretAccessKey: secret ?? peer.secretAccessKey)
+        // A generous inactivity timeout, retried once: moto (Python) can be slow to answer an 8 MiB part when the
+        // whole suite runs on two busy cores.
+        var options = RequestOptions()
+        options.timeout = .seconds(60)
+        options.retriesOnTimeout = 1
         return S3Client(
             transport: .posix(.init(addressOverrides: overrides)), endpoint: endpoint, credentials: credentials,
-            middleware: middleware)
+            middleware: middleware, options: options)
     }
 
     /// Writes `size` bytes of a repeating, position-dependent pattern to a new file, 1 MiB at a time.
@@ -30,10 +35,12 @@ enum S3Moto {
         defer { try? handle.close() }
         var written = 0
         var block = 0
+        let pattern = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
         while written < size {
             let count = min(1 << 20, size - written)
-            var chunk = [UInt8](repeating: 0, count: count)
-            for index in 0..<count { chunk[index] = UInt8(truncatingIfNeeded: index &* 31 &+ block &* 7 &+ index >> 8) }
+            var chunk = Array(pattern[..<count])
+            chunk[0] = UInt8(truncatingIfNeeded: block)  // every MiB differs from the others
+            chunk[count - 1] = UInt8(truncatingIfNeeded: block >> 8)
             try handle.write(contentsOf: chunk)
             written += count
             block += 1

@@ -8,7 +8,7 @@ extension S3Requests {
     ///   - options: Content type, metadata, ACL, storage class of the object to be.
     /// - Returns: The request.
     public func createMultipartUpload(bucket: String, key: String, options: S3ObjectOptions = .init()) -> Request {
-        var request = Request(url: endpoint.url(bucket: bucket, key: key, query: [("uploads", nil)]), method: .post)
+        var request = make(url: endpoint.url(bucket: bucket, key: key, query: [("uploads", nil)]), method: .post)
         apply(options, to: &request.headerFields)
         return request
     }
@@ -23,7 +23,7 @@ extension S3Requests {
     /// - Returns: The request.
     public func uploadPart(bucket: String, key: String, uploadID: String, partNumber: Int, body: RequestBody) -> Request
     {
-        Request(
+        make(
             url: endpoint.url(
                 bucket: bucket, key: key, query: [("partNumber", String(partNumber)), ("uploadId", uploadID)]),
             method: .put, body: body)
@@ -66,7 +66,7 @@ extension S3Requests {
                 + "</ETag></Part>"
         }
         xml += "</CompleteMultipartUpload>"
-        var request = Request(
+        var request = make(
             url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)]), method: .post,
             body: .string(xml))
         request.headerFields[.contentType] = "application/xml"
@@ -80,7 +80,7 @@ extension S3Requests {
     ///   - uploadID: The upload.
     /// - Returns: The request.
     public func abortMultipartUpload(bucket: String, key: String, uploadID: String) -> Request {
-        Request(url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)]), method: .delete)
+        make(url: endpoint.url(bucket: bucket, key: key, query: [("uploadId", uploadID)]), method: .delete)
     }
 }
 

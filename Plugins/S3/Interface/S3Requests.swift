@@ -1,3 +1,4 @@
+import FoundationEssentials
 public import HTTPCore
 
 /// Builds the requests of S3's operations for a `Client` to send (ASIS3Request and its subclasses as values).
@@ -13,11 +14,21 @@ public import HTTPCore
 public struct S3Requests: Sendable {
     /// Where S3 is.
     public var endpoint: S3Endpoint
+    /// The options every request is built with (timeouts, retries on timeout, progress); the defaults by default.
+    public var options: RequestOptions
 
     /// Creates a builder.
-    /// - Parameter endpoint: Where S3 is.
-    public init(endpoint: S3Endpoint) {
+    /// - Parameters:
+    ///   - endpoint: Where S3 is.
+    ///   - options: The options of every request.
+    public init(endpoint: S3Endpoint, options: RequestOptions = RequestOptions()) {
         self.endpoint = endpoint
+        self.options = options
+    }
+
+    /// A request with the builder's options.
+    func make(url: URL, method: HTTPRequest.Method = .get, body: RequestBody? = nil) -> Request {
+        Request(url: url, method: method, body: body, options: options)
     }
 
     /// `GET` an object (optionally a byte range). To save it to a file with resume, set the request's
@@ -28,7 +39,7 @@ public struct S3Requests: Sendable {
     ///   - range: The bytes to get, or `nil` for all.
     /// - Returns: The request.
     public func getObject(bucket: String, key: String, range: ClosedRange<Int64>? = nil) -> Request {
-        var request = Request(url: endpoint.url(bucket: bucket, key: key))
+        var request = make(url: endpoint.url(bucket: bucket, key: key))
         if let range { request.headerFields[.range] = "bytes=\(range.lowerBound)-\(range.upperBound)" }
         return request
     }
@@ -39,7 +50,7 @@ public struct S3Requests: Sendable {
     ///   - key: The key.
     /// - Returns: The request.
     public func headObject(bucket: String, key: String) -> Request {
-        Request(url: endpoint.url(bucket: bucket, key: key), method: .head)
+        make(url: endpoint.url(bucket: bucket, key: key), method: .head)
     }
 
     /// `PUT` an object from memory, a file streamed from disk, or a stream.
@@ -51,7 +62,7 @@ public struct S3Requests: Sendable {
     /// - Returns: The request.
     public func putObject(bucket: String, key: String, body: RequestBody, options: S3ObjectOptions = .init()) -> Request
     {
-        var request = Request(url: endpoint.url(bucket: bucket, key: key), method: .put, body: body)
+        var request = make(url: endpoint.url(bucket: bucket, key: key), method: .put, body: body)
         apply(options, to: &request.headerFields)
         return request
     }
@@ -62,7 +73,7 @@ public struct S3Requests: Sendable {
     ///   - key: The key.
     /// - Returns: The request.
     public func deleteObject(bucket: String, key: String) -> Request {
-        Request(url: endpoint.url(bucket: bucket, key: key), method: .delete)
+        make(url: endpoint.url(bucket: bucket, key: key), method: .delete)
     }
 
     /// Copy an object on the server (`PUT` with `x-amz-copy-source`). With `options`, the copy's metadata is
@@ -78,7 +89,7 @@ public struct S3Requests: Sendable {
         from sourceBucket: String, key sourceKey: String, to bucket: String, key: String,
         options: S3ObjectOptions? = nil
     ) -> Request {
-        var request = Request(url: endpoint.url(bucket: bucket, key: key), method: .put)
+        var request = make(url: endpoint.url(bucket: bucket, key: key), method: .put)
         request.headerFields[HTTPField.Name("x-amz-copy-source")!] =
             "/" + SigV4Canonical.encode(sourceBucket.utf8, keepsSlash: false) + "/"
             + SigV4Canonical.encode(sourceKey.utf8, keepsSlash: true)
@@ -95,7 +106,7 @@ public struct S3Requests: Sendable {
     ///   - acl: A canned ACL for the bucket.
     /// - Returns: The request.
     public func createBucket(_ bucket: String, acl: S3CannedACL? = nil) -> Request {
-        var request = Request(url: endpoint.url(bucket: bucket), method: .put)
+        var request = make(url: endpoint.url(bucket: bucket), method: .put)
         if endpoint.region != "us-east-1" {
             request.body = .string(
                 "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
@@ -110,13 +121,13 @@ public struct S3Requests: Sendable {
     /// - Parameter bucket: The bucket.
     /// - Returns: The request.
     public func deleteBucket(_ bucket: String) -> Request {
-        Request(url: endpoint.url(bucket: bucket), method: .delete)
+        make(url: endpoint.url(bucket: bucket), method: .delete)
     }
 
     /// List the buckets of the account (`GET /`); read with ``S3ResponseParser/buckets(_:)``.
     /// - Returns: The request.
     public func listBuckets() -> Request {
-        Request(url: endpoint.url(bucket: nil))
+        make(url: endpoint.url(bucket: nil))
     }
 
     /// One page of `ListObjectsV2`; read with ``S3ResponseParser/listPage(_:)``.
@@ -138,7 +149,7 @@ public struct S3Requests: Sendable {
         if let maxKeys { query.append(("max-keys", String(maxKeys))) }
         if let prefix { query.append(("prefix", prefix)) }
         if let startAfter { query.append(("start-after", startAfter)) }
-        return Request(url: endpoint.url(bucket: bucket, query: query))
+        return make(url: endpoint.url(bucket: bucket, query: query))
     }
 
     func apply(_ options: S3ObjectOptions, to fields: inout HTTPFields) {
