@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "HTTPAuthentication", targets: ["HTTPAuthentication"]),
         .library(name: "DiskCache", targets: ["DiskCache"]),
         .library(name: "ProxyPAC", targets: ["ProxyPAC"]),
+        .library(name: "S3", targets: ["S3"]),
+        .library(name: "AmazonS3", targets: ["AmazonS3"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -77,6 +79,12 @@ let package = Package(
         // execution-time limit (decision 0016).
         .target(name: "CDuktape", path: "Plugins/CDuktape", cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "ProxyPAC", dependencies: ["HTTPCore", "CDuktape"], path: "Plugins/ProxyPAC"),
+        // Amazon S3 (issue 17): SigV4 signing, S3 requests and XML (libxml2). AmazonS3 runs them through a Client.
+        .systemLibrary(
+            name: "CLibXML2", path: "Plugins/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "S3", dependencies: ["HTTPCore", "COpenSSL", "CLibXML2"], path: "Plugins/S3"),
+        .target(name: "AmazonS3", dependencies: ["HTTPCore", "HTTPPipeline", "S3"], path: "Modules/AmazonS3"),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
@@ -103,7 +111,7 @@ let package = Package(
             name: "ASICommand",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "FileKeyring",
-                "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC",
+                "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC", "S3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -199,6 +207,13 @@ let package = Package(
             ],
             path: "Tests/ProxyPACTests",
             exclude: ["Corpus"]
+        ),
+        .testTarget(
+            name: "S3Tests",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "S3", "AmazonS3", "TestSupport",
+            ],
+            path: "Tests/S3Tests"
         ),
     ]
 )

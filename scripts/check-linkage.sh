@@ -2,8 +2,8 @@
 # Checks that executables built on ASIKit do not load full Foundation (libFoundation.so, or its Networking
 # and XML parts); FoundationEssentials is fine (STYLE §1). Builds and checks:
 #   - a probe executable, made here in a temporary package, that links only HTTPCore, HTTPPipeline,
-#     SocketTransport and DiskCache (what an app that picks the socket transport and a disk cache gets), and
-#     runs it once;
+#     SocketTransport, DiskCache and AmazonS3 (with the S3 plug-in, whose XML is libxml2's, not FoundationXML),
+#     and runs it once;
 #   - the README's first Swift example, in a new package that depends on the ASIKit product only (built, not run);
 #   - the Tour example, and every other executable product named as an argument.
 # Prints what each binary loads, then a PASS or FAIL line; exits non-zero on failure.
@@ -67,8 +67,9 @@ $dependencies            ]
 )
 EOF
 }
-write_probe_package "$probe" LinkageProbe HTTPCore HTTPPipeline SocketTransport DiskCache
+write_probe_package "$probe" LinkageProbe HTTPCore HTTPPipeline SocketTransport DiskCache S3 AmazonS3
 cat >"$probe/Sources/LinkageProbe/main.swift" <<'EOF'
+import AmazonS3
 import DiskCache
 import FoundationEssentials
 import HTTPCore
@@ -82,9 +83,14 @@ if CommandLine.arguments.count > 1, let url = URL(string: CommandLine.arguments[
     _ = try await client.send(Request(url: url))
 }
 try await client.shutdown()
+// S3: a client that signs, and an XML answer parsed with libxml2.
+let s3 = S3Client(transport: .posix(), endpoint: .aws(region: "us-east-1"),
+                  credentials: AWSCredentials(accessKeyID: "probe", secretAccessKey: "probe"))
+_ = S3ResponseParser.error(status: 404, body: Array("<Error><Code>NoSuchKey</Code></Error>".utf8))
+try await s3.shutdown()
 print("linkage probe ran")
 EOF
-echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport + DiskCache)"
+echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport + DiskCache + AmazonS3)"
 case "$scratch" in /*) probe_scratch="$scratch-linkage" ;; *) probe_scratch="$repo/$scratch-linkage" ;; esac
 swift build --package-path "$probe" --scratch-path "$probe_scratch" --product LinkageProbe
 probe_binary="$(swift build --package-path "$probe" --scratch-path "$probe_scratch" --show-bin-path)/LinkageProbe"

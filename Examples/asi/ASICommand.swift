@@ -49,6 +49,7 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Output") var output: OutputFlags
     @OptionGroup(title: "Credential sources") var credentialSources: CredentialSourceFlags
     @OptionGroup(title: "Proxy auto-config") var pac: PACFlags
+    @OptionGroup(title: "AWS") var aws: AWSSigV4Flags
 
     func validate() throws {
         if urls.isEmpty && pac.testURL == nil { throw ValidationError("No URL given.") }
@@ -58,6 +59,7 @@ struct ASICommand: AsyncParsableCommand {
                 throw ValidationError("-C takes '-' (resume the output file) or, with -T FILE, a byte offset.")
             }
         }
+        _ = try aws.middleware(user: request.user, url: urls.first)  // --aws-sigv4 without -u KEY:SECRET: usage
         if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }
         if transfer.maxRedirects < 0 || transfer.retry < 0 { throw ValidationError("Counts cannot be negative.") }
         if output.outputs.count > urls.count { throw ValidationError("More -o files than URLs.") }
@@ -115,7 +117,8 @@ struct ASICommand: AsyncParsableCommand {
             context = try TransferContext(
                 targets: targets, request: request, auth: auth, cookie: cookie, connection: connection,
                 transfer: transfer, tls: tls, bandwidth: bandwidth, cache: cache, output: output,
-                credentialSources: credentialSources, proxy: proxy, pac: pac)
+                credentialSources: credentialSources, proxy: proxy, pac: pac,
+                signer: try aws.middleware(user: request.user, url: urls.first))
             try await context.builder.sources.validateKeyring()
             try await cache.prepare(context.client.cache)
         } catch {

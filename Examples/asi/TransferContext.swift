@@ -30,7 +30,7 @@ struct TransferContext: Sendable {
         connection: ConnectionFlags, transfer: TransferFlags, tls: TLSFlags, bandwidth: BandwidthFlags,
         cache: CacheFlags, output: OutputFlags, credentialSources: CredentialSourceFlags = CredentialSourceFlags(),
         proxy proxyFlags: ProxyFlags = ProxyFlags(), pac: PACFlags = PACFlags(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, signer: (any Middleware)? = nil
     ) throws {
         var logger = Logger(label: "asi") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = output.verbosity >= 2 ? .trace : output.verbosity == 1 ? .debug : .critical
@@ -58,7 +58,8 @@ struct TransferContext: Sendable {
             transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
             persistentCredentials: sources.keyring,
             middleware: [ManualCookiesLast()]
-                + (netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? []),
+                + (netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [])
+                + (signer.map { [$0] } ?? []),  // --aws-sigv4 signs last, what is sent
             codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
             configuration: Client.Configuration(
@@ -79,7 +80,7 @@ struct TransferContext: Sendable {
             form: request.form, uploadFile: request.uploadFile, uploadOffset: output.continueAt.flatMap { Int64($0) },
             head: request.head, cookies: cookie.cookies,
             usesCookieEngine: cookie.usesCookieEngine,
-            credential: request.user.map(Self.credential),
+            credential: signer == nil ? request.user.map(Self.credential) : nil,  // -u is the AWS key with --aws-sigv4
             preemptiveBasic: !request.anyAuth && (auth.scheme == nil || auth.scheme == .basic),
             options: options, sources: sources)
         let bodyOnTerminal =

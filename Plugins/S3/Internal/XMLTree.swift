@@ -1,0 +1,63 @@
+import CLibXML2
+import HTTPCore
+
+/// An element of a parsed XML document: its local name, its text, its child elements. Made by libxml2 (the
+/// plug-in writes no XML parser); S3's documents are small (a list page is at most 1,000 entries).
+struct XMLTree: Sendable {
+    var name: String
+    var text: String
+    var children: [XMLTree]
+
+    /// The first child named `name`.
+    func child(_ name: String) -> XMLTree? { children.first { $0.name == name } }
+
+    /// Every child named `name`.
+    func children(_ name: String) -> [XMLTree] { children.filter { $0.name == name } }
+
+    /// The text of the first child named `name`.
+    func text(_ name: String) -> String? { child(name)?.text }
+
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    /// Parses a document with libxml2: no network access, no entity substitution, errors not printed.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/protocolViolation`` when the bytes are not well-formed XML.
+    static func parse(_ bytes: [UInt8]) throws -> XMLTree {
+        _ = initialized
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    xmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+                }
+            }
+        }
+        guard let document else {
+            throw ClientError(.protocolViolation, message: "The S3 response body is not well-formed XML")
+        }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw ClientError(.protocolViolation, message: "The S3 response body has no XML root element")
+        }
+        return tree(root)
+    }
+
+    private static func tree(_ node: xmlNodePtr) -> XMLTree {
+        var element = XMLTree(name: String(cString: node.pointee.name), text: "", children: [])
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                element.children.append(tree(current))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content { element.text += String(cString: content) }
+            default:
+                break
+            }
+            child = current.pointee.next
+        }
+        return element
+    }
+}

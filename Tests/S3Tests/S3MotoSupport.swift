@@ -1,0 +1,118 @@
+import AmazonS3
+import Foundation
+import HTTPCore
+import HTTPPipeline
+import S3
+import SocketTransport
+import Synchronization
+import TestSupport
+
+/// Helpers for the tests against moto.
+enum S3Moto {
+    /// An S3 client for the peer, path style, signing with its key (or a wrong secret).
+    static func client(
+        _ peer: MotoPeer, secret: String? = nil, style: S3Endpoint.AddressingStyle = .path,
+        host: String = "127.0.0.1", middleware: [any Middleware] = [], overrides: [String: String] = [:]
+    ) throws -> S3Client {
+        let endpoint = try S3Endpoint(
+            url: URL(string: "http://\(host):\(peer.port)")!, region: "us-east-1", addressingStyle: style)
+        let credentials = AWSCredentials(
+            accessKeyID: peer.accessKeyID, secretAccessKey: secret ?? peer.secretAccessKey)
+        // A generous inactivity timeout, retried once: moto (Python) can be slow to answer an 8 MiB part when the
+        // whole suite runs on two busy cores.
+        var options = RequestOptions()
+        options.timeout = .seconds(60)
+        options.retriesOnTimeout = 1
+        return S3Client(
+            transport: .posix(.init(addressOverrides: overrides)), endpoint: endpoint, credentials: credentials,
+            middleware: middleware, options: options)
+    }
+
+    /// Writes `size` bytes of a repeating, position-dependent pattern to a new file, 1 MiB at a time.
+    static func writeFile(_ path: String, size: Int) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(filePath: path))
+        defer { try? handle.close() }
+        var written = 0
+        var block = 0
+        let pattern = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        while written < size {
+            let count = min(1 << 20, size - written)
+            var chunk = Array(pattern[..<count])
+            chunk[0] = UInt8(truncatingIfNeeded: block)  // every MiB differs from the others
+            chunk[count - 1] = UInt8(truncatingIfNeeded: block >> 8)
+            try handle.write(contentsOf: chunk)
+            written += count
+            block += 1
+        }
+    }
+
+    /// Whether two files hold the same bytes, compared 1 MiB at a time.
+    static func sameFiles(_ a: String, _ b: String) throws -> Bool {
+        let first = try FileHandle(forReadingFrom: URL(filePath: a))
+        let second = try FileHandle(forReadingFrom: URL(filePath: b))
+        defer {
+            try? first.close()
+            try? second.close()
+        }
+        while true {
+            let x = try first.read(upToCount: 1 << 20) ?? Data()
+            let y = try second.read(upToCount: 1 << 20) ?? Data()
+            if x != y { return false }
+            if x.isEmpty { return true }
+        }
+    }
+
+    /// Resets the process's peak resident size to its current resident size (`echo 5 > /proc/self/clear_refs`),
+    /// so a later ``peakResidentBytes()`` measures the peak since now.
+    static func resetPeakResidentBytes() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// The process's peak resident size (`VmHWM`), in bytes.
+    static func peakResidentBytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+}
+
+/// Fails chosen multipart parts (by the `partNumber` query parameter) with a connection error, counting every
+/// attempt, and records the methods and queries of the requests it sees.
+final class PartFaults: Middleware, Sendable {
+    private struct State {
+        var attempts: [Int: Int] = [:]
+        var seen: [String] = []
+    }
+
+    private let failures: [Int: Int]
+    private let state = Mutex(State())
+
+    /// - Parameter failures: Part number → how many first attempts fail (`Int.max`: all).
+    init(failures: [Int: Int]) {
+        self.failures = failures
+    }
+
+    var attempts: [Int: Int] { state.withLock { $0.attempts } }
+    var seen: [String] { state.withLock { $0.seen } }
+
+    func intercept(
+        _ request: Request, context: RequestContext, next: @Sendable (Request, RequestContext) async throws -> Response
+    ) async throws -> Response {
+        let query = request.url.query ?? ""
+        let part = query.split(separator: "&").first { $0.hasPrefix("partNumber=") }
+            .flatMap { Int($0.dropFirst("partNumber=".count)) }
+        let attempt = state.withLock { state -> Int in
+            state.seen.append(request.method.rawValue + " " + query)
+            guard let part else { return 0 }
+            state.attempts[part, default: 0] += 1
+            return state.attempts[part]!
+        }
+        if let part, let failing = failures[part], attempt <= failing {
+            throw ClientError(.connectFailed, message: "injected failure of part \(part), attempt \(attempt)")
+        }
+        let response = try await next(request, context)
+        state.withLock { $0.seen.append("-> \(response.status.code)") }
+        return response
+    }
+}
