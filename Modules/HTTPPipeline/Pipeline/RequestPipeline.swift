@@ -60,7 +60,9 @@ struct RequestPipeline: Sendable {
 
         /// Whether `error` is a timeout the request may retry; counts the retry when it is.
         func retrying(after error: any Error) -> Bool {
-            guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout else {
+            guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout,
+                current.body?.isReplayable != false  // a one-time stream cannot be sent again
+            else {
                 return false
             }
             retryCount += 1
@@ -73,6 +75,7 @@ struct RequestPipeline: Sendable {
             && !current.options.presentsCredentialsBeforeChallenge && (current.body.map { $0.length != 0 } ?? false)
         while true {
             var hop = current
+            let sendsBody = !withholdsBody
             if withholdsBody { hop.body = .bytes([]) }
             try await prepare(&hop, authentication: authentication, authState: &authState)
             if proxyAuthState.negotiation != nil {
@@ -104,8 +107,10 @@ struct RequestPipeline: Sendable {
                 response = cachedResponse
             } else {
                 relay?.beginAttempt(uploadLength: hop.body?.length)
+                let attempt = context
+                context.resendCount += 1
                 do {
-                    response = try await send(hop, context: context)
+                    response = try await send(hop, context: attempt)
                 } catch where retrying(after: error) {
                     continue
                 } catch {
@@ -139,6 +144,7 @@ struct RequestPipeline: Sendable {
                     try await authentication.answerProxyChallenge(response, for: current, state: &proxyAuthState)
                 }) != nil {
                     await response.body.discard()
+                    try Self.checkReplayable(current, sent: sendsBody, reason: "Proxy challenge 407")
                     continue
                 }
             } else if AuthenticationStage.needsSaving(proxyAuthState) {
@@ -159,6 +165,7 @@ struct RequestPipeline: Sendable {
                     try await authentication.answerChallenge(response, for: current, state: &authState)
                 }) != nil {
                     await response.body.discard()
+                    try Self.checkReplayable(current, sent: sendsBody, reason: "Challenge 401")
                     continue
                 }
             } else if authState.credential != nil, !isProxyChallenge {
@@ -285,6 +292,16 @@ struct RequestPipeline: Sendable {
             }
         }
         return try await next(request, context)
+    }
+
+    /// Throws when answering a challenge needs the request body again but it is a one-time stream (an OpenAPI
+    /// `HTTPBody` that iterates once, for example): the same rule as a 307 redirect, so such a body is never read
+    /// twice.
+    static func checkReplayable(_ request: Request, sent: Bool, reason: String) throws {
+        guard sent, let body = request.body, !body.isReplayable else { return }
+        throw ClientError(
+            .invalidRequest, stage: .pipeline,
+            message: "\(reason) needs the request body again, but it is a one-time stream")
     }
 
     static func validate(_ url: URL) throws {
