@@ -16,7 +16,7 @@ struct Backends {
         let instrument = InstrumentationSystem.instrument
         let factory = MetricsSystem.factory
         let traces = !(tracer is NoOpTracer)
-        let propagates = traces || !(instrument is NoOpInstrument)
+        let propagates = traces || !(instrument is NoOpInstrument || instrument is NoOpTracer)
         let metrics: (any MetricsFactory)? = factory is NOOPMetricsHandler ? nil : factory
         guard propagates || metrics != nil else { return nil }
         return Backends(tracer: tracer, instrument: instrument, metrics: metrics, traces: traces)
