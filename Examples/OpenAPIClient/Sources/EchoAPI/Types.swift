@@ -44,16 +44,16 @@ extension APIProtocol {
 /// Server URLs defined in the OpenAPI document.
 public enum Servers {
     public enum Server1 {
-        public static func url() throws -> Foundation.URL {
-            try Foundation.URL(
+        public static func url() throws -> FoundationEssentials.URL {
+            try FoundationEssentials.URL(
                 validatingOpenAPIServerURL: "http://127.0.0.1:8080",
                 variables: []
             )
         }
     }
     @available(*, deprecated, renamed: "Servers.Server1.url")
-    public static func server1() throws -> Foundation.URL {
-        try Foundation.URL(
+    public static func server1() throws -> FoundationEssentials.URL {
+        try FoundationEssentials.URL(
             validatingOpenAPIServerURL: "http://127.0.0.1:8080",
             variables: []
         )
