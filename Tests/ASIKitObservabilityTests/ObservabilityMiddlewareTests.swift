@@ -41,7 +41,8 @@ struct ObservabilityMiddlewareTests {
         #expect(spans.allSatisfy { $0.kind == .client && $0.operationName == "GET" })
         #expect(spans.map { $0.attribute("http.response.status_code") } == ["302", "200"])
         #expect(spans.map { $0.attribute("http.request.resend_count") } == [nil, "1"])
-        #expect(spans.map { $0.attribute("url.full") } == [server.url("/old"), server.url("/new")].map(\.absoluteString))
+        let urls = [server.url("/old"), server.url("/new")].map(\.absoluteString)
+        #expect(spans.map { $0.attribute("url.full") } == urls)
         #expect(spans.allSatisfy { $0.attribute("http.request.method") == "GET" })
         #expect(spans.allSatisfy { $0.attribute("server.address") == "127.0.0.1" })
         #expect(spans.allSatisfy { $0.attribute("server.port") == String(server.port) })
@@ -146,5 +147,16 @@ struct ObservabilityMiddlewareTests {
             }
         }
         try await client.shutdown()
+    }
+}
+
+/// Every public type of ASIKitObservability crosses into a detached task.
+@Suite("ASIKitObservability sendability")
+struct ASIKitObservabilitySendableTests {
+    @Test func publicTypesAreSendable() async {
+        let middleware = ObservabilityMiddleware(configuration: .init(durationLabel: "d"))
+        let configuration = ObservabilityMiddleware.Configuration()
+        let labels = await Task.detached { (middleware.configuration.durationLabel, configuration.durationLabel) }.value
+        #expect(labels == ("d", "http.client.request.duration"))
     }
 }

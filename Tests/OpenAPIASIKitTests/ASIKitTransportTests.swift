@@ -108,7 +108,8 @@ struct ASIKitTransportTests {
         let iterations = IterationCounter()
         let body = Fixture.body(Self.knock, behavior: behavior, iterations: iterations)
         let send = {
-            try await transport.send(Fixture.request(.post, "/old"), body: body, baseURL: server.baseURL, operationID: "o")
+            try await transport.send(
+                Fixture.request(.post, "/old"), body: body, baseURL: server.baseURL, operationID: "o")
         }
         if behavior == .multiple {
             let (response, responseBody) = try await send()
@@ -144,7 +145,8 @@ struct ASIKitTransportTests {
         let iterations = IterationCounter()
         let body = Fixture.body(Self.knock, behavior: behavior, iterations: iterations)
         let send = {
-            try await transport.send(Fixture.request(.put, "/doc"), body: body, baseURL: server.baseURL, operationID: "p")
+            try await transport.send(
+                Fixture.request(.put, "/doc"), body: body, baseURL: server.baseURL, operationID: "p")
         }
         if behavior == .multiple {
             let (response, responseBody) = try await send()
@@ -186,5 +188,17 @@ struct ASIKitTransportTests {
     @Test func theDefaultClientIsShared() {
         #expect(ASIKitTransport().client.transport is POSIXTransport)
         #expect(ASIKitTransport().client.middleware.isEmpty)
+    }
+}
+
+/// Every public type of OpenAPIASIKit crosses into a detached task.
+@Suite("OpenAPIASIKit sendability")
+struct OpenAPIASIKitSendableTests {
+    @Test func publicTypesAreSendable() async {
+        let transport = ASIKitTransport(client: Client(transport: ScriptedTransport.ok))
+        let configuration = ASIKitTransport.Configuration()
+        let timeout = await Task.detached { (transport.configuration.options.timeout, configuration.options.timeout) }
+            .value
+        #expect(timeout.0 == timeout.1)
     }
 }

@@ -92,7 +92,8 @@ struct TransportStreamingTests {
         }
     }
 
-    /// httpbin's `/stream-bytes` (at most 100 KiB) sends a chunked body; it reaches the caller in several pieces, all of it.
+    /// httpbin's `/stream-bytes` (at most 100 KiB) sends a chunked body; it reaches the caller in several pieces,
+    /// all of it.
     @Test(.enabled(if: HttpbinPeer.shouldRun))
     func aChunkedDownloadStreamsFromHttpbin() async throws {
         try await withHttpbin { httpbin in

@@ -84,7 +84,8 @@ final class AttemptObservation: Sendable {
             if let status { dimensions.append(("http.response.status_code", String(status))) }
             dimensions += [("server.address", server.address), ("server.port", String(server.port))]
             if let errorType { dimensions.append(("error.type", errorType)) }
-            let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+            let (seconds, attoseconds) = duration.components
+            let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
             Timer(label: configuration.durationLabel, dimensions: dimensions, factory: factory)
                 .recordNanoseconds(nanoseconds)
         }
