@@ -53,8 +53,8 @@ ecosystem_symbols='\$s(14OpenAPIRuntime|7Tracing|15Instrumentation|20ServiceCont
 # check_ecosystem NAME PATH EXPECTED: whether the binary contains code of the adapted packages ("yes" or "no").
 check_ecosystem() {
     local name="$1" binary="$2" expected="$3" found
-    found="$( (nm --defined-only "$binary" 2>/dev/null || true) | grep -Eo "$ecosystem_symbols" | sed -E 's/^[$]s[0-9]+//' \
-        | sort -u | tr '\n' ' ')"
+    found="$( (nm --defined-only "$binary" 2>/dev/null || true) | { grep -Eo "$ecosystem_symbols" || true; } \
+        | sed -E 's/^[$]s[0-9]+//' | sort -u | tr '\n' ' ')"
     if [ "$expected" = no ] && [ -n "$found" ]; then
         echo "FAIL $name links adapted ecosystem packages it does not use: $found"
         failures=$((failures + 1))

@@ -70,12 +70,11 @@ final class AttemptObservation: Sendable {
     /// Ends the span and records the duration; later calls do nothing.
     /// - Parameter error: Why the attempt or its body failed, if it did.
     func finish(error: (any Error)?) {
-        let status: Int? = state.withLock { state in
-            if state.finished { return -1 }
-            state.finished = true
-            return state.status
+        let (first, status) = state.withLock { state in
+            defer { state.finished = true }
+            return (!state.finished, state.status)
         }
-        if status == -1 { return }
+        guard first else { return }
         let duration = started.duration(to: .now)
         let errorType = error.map(Self.errorType) ?? status.flatMap { $0 >= 400 ? String($0) : nil }
         active?.decrement()
