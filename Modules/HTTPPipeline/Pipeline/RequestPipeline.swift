@@ -286,9 +286,10 @@ struct RequestPipeline: Sendable {
         }
         for middleware in client.middleware.reversed() {
             let inner = next
-            let stage = ClientError.Stage.middleware(String(describing: type(of: middleware)))
             next = { request, context in
-                try await staged(stage) { try await middleware.intercept(request, context: context, next: inner) }
+                try await staged(.middleware(String(describing: type(of: middleware)))) {
+                    try await middleware.intercept(request, context: context, next: inner)
+                }
             }
         }
         return try await next(request, context)

@@ -11,14 +11,17 @@ struct Backends {
     /// Whether spans are recorded; a no-op tracer's spans are not.
     let traces: Bool
 
+    /// Two lock-protected reads and three checks of a concrete type when nothing is bootstrapped; the search for
+    /// a tracer among the instruments (a cast to an existential) only when an instrument is.
     static func current() -> Backends? {
-        let tracer = InstrumentationSystem.tracer
         let instrument = InstrumentationSystem.instrument
         let factory = MetricsSystem.factory
-        let traces = !(tracer is NoOpTracer)
-        let propagates = traces || !(instrument is NoOpInstrument || instrument is NoOpTracer)
         let metrics: (any MetricsFactory)? = factory is NOOPMetricsHandler ? nil : factory
-        guard propagates || metrics != nil else { return nil }
-        return Backends(tracer: tracer, instrument: instrument, metrics: metrics, traces: traces)
+        if instrument is NoOpInstrument || instrument is NoOpTracer {
+            guard let metrics else { return nil }
+            return Backends(tracer: NoOpTracer(), instrument: instrument, metrics: metrics, traces: false)
+        }
+        let tracer = InstrumentationSystem.tracer
+        return Backends(tracer: tracer, instrument: instrument, metrics: metrics, traces: !(tracer is NoOpTracer))
     }
 }
