@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "ProxyPAC", targets: ["ProxyPAC"]),
         .library(name: "S3", targets: ["S3"]),
         .library(name: "AmazonS3", targets: ["AmazonS3"]),
+        // Ecosystem adapters (issue 20): each links its ecosystem package only into the apps that use it.
+        .library(name: "OpenAPIASIKit", targets: ["OpenAPIASIKit"]),
+        .library(name: "ASIKitObservability", targets: ["ASIKitObservability"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
@@ -28,6 +31,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Adapted by OpenAPIASIKit and ASIKitObservability only (decision 0018). The runtime's default trait
+        // FullFoundation is left off, so it builds on FoundationEssentials.
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4", traits: []),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         // Core: plug-in protocols and value types. Depends on nothing of ours.
@@ -85,6 +93,28 @@ let package = Package(
         ),
         .target(name: "S3", dependencies: ["HTTPCore", "COpenSSL", "CLibXML2"], path: "Plugins/S3"),
         .target(name: "AmazonS3", dependencies: ["HTTPCore", "HTTPPipeline", "S3"], path: "Modules/AmazonS3"),
+
+        // Ecosystem adapters (decision 0018). OpenAPIASIKit sits above the pipeline, like the umbrella: it adapts a
+        // `Client` to swift-openapi-runtime's `ClientTransport`. ASIKitObservability is a plugin (a `Middleware`)
+        // that may also depend on the ecosystem packages it adapts, swift-distributed-tracing and swift-metrics.
+        .target(
+            name: "OpenAPIASIKit",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "SocketTransport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Modules/OpenAPIASIKit"
+        ),
+        .target(
+            name: "ASIKitObservability",
+            dependencies: [
+                "HTTPCore",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            path: "Plugins/ASIKitObservability"
+        ),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
         .target(
@@ -191,6 +221,29 @@ let package = Package(
             name: "HTTPAuthenticationTests",
             dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "HTTPAuthentication"],
             path: "Tests/HTTPAuthenticationTests"
+        ),
+        .testTarget(
+            name: "OpenAPIASIKitTests",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "OpenAPIASIKit", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/OpenAPIASIKitTests"
+        ),
+        .testTarget(
+            name: "ASIKitObservabilityTests",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "OpenAPIASIKit", "ASIKitObservability",
+                "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            path: "Tests/ASIKitObservabilityTests"
         ),
         .testTarget(
             name: "DiskCacheTests",

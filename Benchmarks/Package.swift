@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "SocketTransport", package: "ASIKit"),
                 .product(name: "GzipCodec", package: "ASIKit"),
                 .product(name: "DiskCache", package: "ASIKit"),
+                .product(name: "ASIKitObservability", package: "ASIKit"),
             ]
         ),
         .executableTarget(

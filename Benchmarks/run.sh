@@ -9,9 +9,10 @@
 #   N [10000]       requests per 1 KiB row;  C [16] connections / queue width
 #   HS_N [1000]     requests of the TLS full-handshake row;  TLS_N [5000] of the one-TLS-connection row
 #   WRK_SECONDS [2] per wrk run (the server's ceiling)
-#   CLIENTS ["asikit asikit-loop libcurl ahc urlsession"]   which clients to measure; asikit-loop is asikit-bench
-#                   inside withTaskExecutorPreference(transport.taskExecutor) (opt-in, decision 0006), measured
-#                   on the seq, conc and tls rows only
+#   CLIENTS ["asikit asikit-loop asikit-obs libcurl ahc urlsession"]   which clients to measure; asikit-loop is
+#                   asikit-bench inside withTaskExecutorPreference(transport.taskExecutor) (opt-in, decision 0006),
+#                   measured on the seq, conc and tls rows only; asikit-obs is asikit-bench with
+#                   ObservabilityMiddleware and no backend (decision 0018), on the seq, conc and dl rows only
 #   ROWS ["seq conc queue dl gzip hs tls file cache"] which rows to measure
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
 #   SKIP_BUILD [0]  reuse the last release build
@@ -28,7 +29,7 @@ C="${C:-16}"
 HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
-CLIENTS="${CLIENTS:-asikit asikit-loop libcurl ahc urlsession}"
+CLIENTS="${CLIENTS:-asikit asikit-loop asikit-obs libcurl ahc urlsession}"
 ROWS="${ROWS:-seq conc queue dl gzip hs tls file cache}"
 LIMIT=300 # seconds, per client command
 SERVER_CPU=() CLIENT_CPU=()
@@ -168,7 +169,7 @@ declare -A VALUES RSS NOTE # VALUES[row,client] = newline-separated results; RSS
 
 binary() {
     case "$1" in
-        asikit | asikit-loop) echo "$BIN/asikit-bench" ;;
+        asikit | asikit-loop | asikit-obs) echo "$BIN/asikit-bench" ;;
         libcurl) echo "$WORK/libcurl-bench" ;;
         ahc) echo "$BIN/ahc-bench" ;;
         urlsession) echo "$BIN/urlsession-bench" ;;
@@ -186,7 +187,9 @@ measure() {
     a0="$(accepted)"
     local executor=0
     [ "$client" = asikit-loop ] && executor=1
-    if ! out="$(ASIKIT_TASK_EXECUTOR="$executor" BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
+    local observability=0
+    [ "$client" = asikit-obs ] && observability=1
+    if ! out="$(ASIKIT_TASK_EXECUTOR="$executor" ASIKIT_OBSERVABILITY="$observability" BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
         "${prefix[@]}" "${CLIENT_CPU[@]}" "$(binary "$client")" "$@" 2>"$WORK/err.txt")"; then
         say "  $row $client FAILED: $(tail -c 300 "$WORK/err.txt")"
         return 0
@@ -223,6 +226,7 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
         for client in $CLIENTS; do
             case "$row" in queue | cache) [ "$client" = asikit ] || continue ;; esac
             case "$client,$row" in asikit-loop,seq | asikit-loop,conc | asikit-loop,tls) ;; asikit-loop,*) continue ;; esac
+            case "$client,$row" in asikit-obs,seq | asikit-obs,conc | asikit-obs,dl) ;; asikit-obs,*) continue ;; esac
             measure "$row" "$client" "$key" "$expect" "$@"
             if [ "$row" = file ]; then rm -f "$WORK/out.bin" && sync; fi
             if [ "$row" = cache ]; then rm -rf "$WORK/cache"; fi
@@ -272,11 +276,12 @@ table_row() {
     line "$label" "$(fmt "$w" "$d")" "$(fmt "$a" "$d")" "$(fmt "$l" "$d")" "$(fmt "$h" "$d")" "$(fmt "$u" "$d")" \
         "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
 }
-loop_row() { # loop_row ROW LABEL : ASIKit on its transport's task executor, against the row's peers
-    local row="$1" label="$2"
-    wants "$row" && [[ " $CLIENTS " == *" asikit-loop "* ]] || return 0
+loop_row() { # loop_row ROW LABEL [CLIENT] : an ASIKit variant (default asikit-loop, ASIKit on its transport's
+    # task executor), against the row's peers
+    local row="$1" label="$2" variant="${3:-asikit-loop}"
+    wants "$row" && [[ " $CLIENTS " == *" $variant "* ]] || return 0
     local a l h
-    a="$(med "$row,asikit-loop")" l="$(med "$row,libcurl")" h="$(med "$row,ahc")"
+    a="$(med "$row,$variant")" l="$(med "$row,libcurl")" h="$(med "$row,ahc")"
     line "$label" "-" "$(fmt "$a" 0)" "-" "-" "-" "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
 }
 rss_row() { # rss_row ROW LABEL
@@ -306,10 +311,13 @@ table() {
     rule
     table_row seq "1 KiB GET, sequential keep-alive, req/s" 0
     loop_row seq "  same, on transport.taskExecutor (**)"
+    loop_row seq "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
     table_row conc "1 KiB GET, $C connections, req/s" 0
     loop_row conc "  same, on transport.taskExecutor (**)"
+    loop_row conc "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
     table_row queue "$N-request queue, width $C, req/s (*)" 0 conc
     table_row dl "100 MiB download to /dev/null, MB/s" 0
+    loop_row dl "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
     table_row gzip "gzip_static 10 MiB, decoded MB/s" 0
     table_row hs "TLS full handshakes/s (1 KiB GET each)" 0
     table_row tls "TLS 1 KiB GET over one connection, req/s" 0
@@ -328,6 +336,9 @@ table() {
     echo "(***) ASIKit with a DiskCacheStore: the same 1 KiB file, served fresh (Expires), read from the disk cache"
     echo "    without the network (a lookup, a head check, a body read); the peers' cells repeat their network"
     echo "    round trips of the first row, so the ratios compare a cache hit with a keep-alive GET."
+    echo "(****) ASIKit with ObservabilityMiddleware (ASIKitObservability) installed and no tracer or metrics backend"
+    echo "    bootstrapped (client asikit-obs, ASIKIT_OBSERVABILITY=1): the cost of the middleware when it has nothing"
+    echo "    to record; compare with the ASIKit cell of the row above."
 }
 echo
 table

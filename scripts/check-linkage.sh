@@ -5,7 +5,16 @@
 #     SocketTransport, DiskCache and AmazonS3 (with the S3 plug-in, whose XML is libxml2's, not FoundationXML),
 #     and runs it once;
 #   - the README's first Swift example, in a new package that depends on the ASIKit product only (built, not run);
-#   - the Tour example, and every other executable product named as an argument.
+#   - the Tour example, and every other executable product named as an argument;
+#   - Examples/OpenAPIClient, a separate package that depends on this one by path and on the ecosystem packages
+#     the adapters adapt (a generated OpenAPI client through OpenAPIASIKit, with ASIKitObservability): built, not
+#     run here (`.ci/run` runs it).
+# It also enforces the adapter exception to the dependency rule (Docs/Architecture.md, decision 0018):
+#   - in the manifest, a library target (Modules/, Plugins/) depends on no outside package but the core's own
+#     (swift-http-types, swift-log), except an adapter on the ecosystem packages it adapts: OpenAPIASIKit on
+#     swift-openapi-runtime, ASIKitObservability on swift-distributed-tracing and swift-metrics;
+#   - in the binaries, the probe and the README example (which do not use the adapters) contain no code of those
+#     packages, so apps that do not use the adapters never link them, while the OpenAPI example does.
 # Prints what each binary loads, then a PASS or FAIL line; exits non-zero on failure.
 #
 # Usage: scripts/check-linkage.sh [PRODUCT...]
@@ -37,6 +46,57 @@ check_binary() { # check_binary NAME PATH
         echo "note $name loads FoundationInternationalization/ICU (allowed, but large)"
     fi
 }
+
+# Swift symbol prefixes of the adapted ecosystem packages' modules (mangled module names).
+ecosystem_symbols='\$s(14OpenAPIRuntime|7Tracing|15Instrumentation|20ServiceContextModule|11CoreMetrics|7Metrics)'
+
+# check_ecosystem NAME PATH EXPECTED: whether the binary contains code of the adapted packages ("yes" or "no").
+check_ecosystem() {
+    local name="$1" binary="$2" expected="$3" found
+    found="$( (nm --defined-only "$binary" 2>/dev/null || true) | { grep -Eo "$ecosystem_symbols" || true; } \
+        | sed -E 's/^[$]s[0-9]+//' | sort -u | tr '\n' ' ')"
+    if [ "$expected" = no ] && [ -n "$found" ]; then
+        echo "FAIL $name links adapted ecosystem packages it does not use: $found"
+        failures=$((failures + 1))
+    elif [ "$expected" = yes ] && [ -z "$found" ]; then
+        echo "FAIL $name should contain the adapters' ecosystem packages (is the symbol check still right?)"
+        failures=$((failures + 1))
+    else
+        echo "ok   $name ecosystem packages linked: ${found:-none}"
+    fi
+}
+
+# ---------------------------------------------------------------- manifest: the adapter exception
+echo "== the dependency rule's adapter exception (manifest)"
+manifest_json="$(mktemp)"
+if swift package --scratch-path "$scratch" dump-package >"$manifest_json" 2>/dev/null; then
+    while IFS= read -r line; do
+        echo "FAIL $line"
+        failures=$((failures + 1))
+    done < <(python3 - "$manifest_json" <<'PY'
+import json, sys
+core = {"swift-http-types", "swift-log"}
+adapters = {
+    "OpenAPIASIKit": {"swift-openapi-runtime"},
+    "ASIKitObservability": {"swift-distributed-tracing", "swift-metrics"},
+}
+for t in json.load(open(sys.argv[1]))["targets"]:
+    path = t.get("path") or ""
+    if t["type"] != "regular" or not (path.startswith("Modules/") or path.startswith("Plugins/")):
+        continue
+    allowed = core | adapters.get(t["name"], set())
+    for d in t["dependencies"]:
+        if "product" in d and d["product"][1] not in allowed:
+            print(f"{t['name']} depends on {d['product'][0]} from {d['product'][1]}; a library target may use "
+                  f"{', '.join(sorted(allowed))} only (decision 0018)")
+PY
+    )
+    echo "ok   manifest checked"
+else
+    echo "FAIL could not read Package.swift with 'swift package dump-package'"
+    failures=$((failures + 1))
+fi
+rm -f "$manifest_json"
 
 # ---------------------------------------------------------------- probe: HTTPCore + HTTPPipeline + SocketTransport + DiskCache
 probe="$(mktemp -d "${TMPDIR:-/tmp}/asikit-linkage.XXXXXX")"
@@ -95,6 +155,7 @@ case "$scratch" in /*) probe_scratch="$scratch-linkage" ;; *) probe_scratch="$re
 swift build --package-path "$probe" --scratch-path "$probe_scratch" --product LinkageProbe
 probe_binary="$(swift build --package-path "$probe" --scratch-path "$probe_scratch" --show-bin-path)/LinkageProbe"
 check_binary "LinkageProbe" "$probe_binary"
+check_ecosystem "LinkageProbe" "$probe_binary" no
 if ! "$probe_binary"; then
     echo "FAIL LinkageProbe did not run"
     failures=$((failures + 1))
@@ -114,10 +175,25 @@ fi
 echo "== building the README's first example against the ASIKit product"
 readme_scratch="$probe_scratch-readme"
 if swift build --package-path "$readme_probe" --scratch-path "$readme_scratch" --product ReadmeExample; then
-    check_binary "ReadmeExample" \
-        "$(swift build --package-path "$readme_probe" --scratch-path "$readme_scratch" --show-bin-path)/ReadmeExample"
+    readme_binary="$(swift build --package-path "$readme_probe" --scratch-path "$readme_scratch" --show-bin-path)"
+    check_binary "ReadmeExample" "$readme_binary/ReadmeExample"
+    check_ecosystem "ReadmeExample" "$readme_binary/ReadmeExample" no
 else
     echo "FAIL the README's first example does not compile against ASIKit"
+    failures=$((failures + 1))
+fi
+
+# ---------------------------------------------------------------- Examples/OpenAPIClient: a new package on the adapters
+# Built in its own folder (.build-openapi-example by default); `.ci/run` runs the binary afterwards.
+case "$scratch" in /*) example_scratch="$scratch-openapi-example" ;; *) example_scratch="$repo/$scratch-openapi-example" ;; esac
+echo "== building Examples/OpenAPIClient (ASIKit, OpenAPIASIKit and ASIKitObservability from a new package)"
+if swift build --package-path Examples/OpenAPIClient --scratch-path "$example_scratch" --product OpenAPIClient; then
+    example_binary="$(swift build --package-path Examples/OpenAPIClient --scratch-path "$example_scratch" \
+        --show-bin-path)/OpenAPIClient"
+    check_binary "OpenAPIClient" "$example_binary"
+    check_ecosystem "OpenAPIClient" "$example_binary" yes
+else
+    echo "FAIL Examples/OpenAPIClient does not build"
     failures=$((failures + 1))
 fi
 
@@ -137,4 +213,4 @@ if [ "$failures" -gt 0 ]; then
     echo "FAIL check-linkage: $failures problem(s)"
     exit 1
 fi
-echo "PASS check-linkage: $((${#products[@]} + 2)) executable(s) without libFoundation.so"
+echo "PASS check-linkage: $((${#products[@]} + 3)) executable(s) without libFoundation.so; adapters linked only where used"

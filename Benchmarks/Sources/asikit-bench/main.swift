@@ -10,7 +10,9 @@
 //   gzip URL             one GET with Accept-Encoding: gzip, inflated as it streams, decoded bytes to /dev/null
 //   cache URL N DIR      one GET stores a fresh response in a DiskCacheStore at DIR, then N GETs answered by it
 // Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw and
-// conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread).
+// conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread);
+// ASIKIT_OBSERVABILITY=1 installs ObservabilityMiddleware with no tracer or metrics backend bootstrapped.
+import ASIKitObservability
 import DiskCache
 import FoundationEssentials
 import Glibc
@@ -35,6 +37,8 @@ let cacheDirectory = mode == "cache" && arguments.count > 4 ? arguments[4] : nil
 let client = Client(
     transport: transport,
     cache: cacheDirectory.map { DiskCacheStore(configuration: .init(directory: $0)) },
+    middleware: getenv("ASIKIT_OBSERVABILITY").map { String(cString: $0) == "1" } ?? false
+        ? [ObservabilityMiddleware()] : [],
     codecs: mode == "gzip" ? [.zlib()] : []
 )
 let onLoop = getenv("ASIKIT_TASK_EXECUTOR").map { String(cString: $0) == "1" } ?? false

@@ -2,8 +2,8 @@
 /// header, tracing an attempt).
 ///
 /// Middleware runs once per hop or attempt, outermost first, inside the pipeline's redirect, challenge and retry
-/// loop. Content codings and bandwidth limits have seams of their own (``ContentCodec``, ``BandwidthLimiter``);
-/// they are not middleware.
+/// loop; ``RequestContext/resendCount`` numbers the attempts (0 for the first). Content codings and bandwidth
+/// limits have seams of their own (``ContentCodec``, ``BandwidthLimiter``); they are not middleware.
 ///
 /// ## Implementation requirements
 /// - Call `next` at most once per attempt unless you mean to retry.

@@ -22,6 +22,10 @@ public struct RequestContext: Sendable {
     /// challenge of a connection-bound scheme (NTLM's handshake must stay on one connection). `nil` (any
     /// connection) otherwise; a transport without a pool ignores it.
     public var preferredConnectionID: UInt64?
+    /// How many times this request was sent before this attempt: 0 for the first, then one more for every
+    /// redirect hop, challenge answer and retry (OpenTelemetry's `http.request.resend_count`). The pipeline sets
+    /// it; middleware reads it to tell attempts apart.
+    public var resendCount: Int = 0
 
     /// Creates a context.
     /// - Parameters:

@@ -109,8 +109,10 @@ struct RequestPipeline: Sendable {
                 try bodyGuard.check(hop)
                 relay?.beginAttempt(uploadLength: hop.body?.length)
                 bodyGuard.sent(hop)
+                let attempt = context
+                context.resendCount += 1
                 do {
-                    response = try await send(hop, context: context)
+                    response = try await send(hop, context: attempt)
                 } catch where retrying(after: error) {
                     continue
                 } catch {
@@ -285,9 +287,10 @@ struct RequestPipeline: Sendable {
         }
         for middleware in client.middleware.reversed() {
             let inner = next
-            let stage = ClientError.Stage.middleware(String(describing: type(of: middleware)))
             next = { request, context in
-                try await staged(stage) { try await middleware.intercept(request, context: context, next: inner) }
+                try await staged(.middleware(String(describing: type(of: middleware)))) {
+                    try await middleware.intercept(request, context: context, next: inner)
+                }
             }
         }
         return try await next(request, context)
