@@ -90,19 +90,21 @@ package final class ScriptedTCPServer: Sendable {
     }
 }
 
-/// One accepted connection of a ``ScriptedTCPServer``: blocking reads and writes, each waiting at most ten seconds.
+/// One accepted connection of a ``ScriptedTCPServer``: blocking reads and writes, each waiting at most five minutes
+/// (a busy machine may leave the client's task unscheduled for long; a client that gives up closes, which ends
+/// the wait at once).
 package final class ScriptedTCPConnection: @unchecked Sendable {  // used by the one thread that runs its script
     private let fd: Int32
     private var isClosed = false
 
     init(fd: Int32) {
         self.fd = fd
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 300, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Reads exactly `count` bytes; `nil` when the peer closed (or nothing came for ten seconds) first.
+    /// Reads exactly `count` bytes; `nil` when the peer closed (or nothing came for five minutes) first.
     package func read(_ count: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: max(count, 1))
@@ -168,7 +170,7 @@ package final class ScriptedTCPConnection: @unchecked Sendable {  // used by the
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: upstream, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while poll(&fds, 2, 10_000) > 0 {
+        while poll(&fds, 2, 300_000) > 0 {
             for (index, entry) in fds.enumerated() where entry.revents != 0 {
                 let from = index == 0 ? fd : upstream
                 let to = index == 0 ? upstream : fd
