@@ -27,6 +27,14 @@ struct ASICommandStandardInputTests {
         #expect(server.requests.first?.body == bytes)
     }
 
+    /// `asi --digest -u user:secret -T -` with `text` on standard input.
+    static func digestUpload(_ text: String, to url: URL) async throws -> ASICommandRun {
+        let stdin = try Self.input(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: URL(filePath: stdin).deletingLastPathComponent().path()) }
+        return try await ASICommandRun.run(
+            ["-s", "-S", "--digest", "-u", "user:secret", "-T", "-", url.absoluteString], standardInput: stdin)
+    }
+
     /// With `--digest` the first request goes out without the body, so standard input is sent once, answered.
     @Test func aDigestChallengeIsAnsweredBeforeStandardInputIsSent() async throws {
         let server = try LoopbackServer { request in
@@ -35,11 +43,7 @@ struct ASICommandStandardInputTests {
                 : .status(401, headers: [("WWW-Authenticate", "Digest realm=\"r\", nonce=\"n1\"")])
         }
         defer { server.shutdown() }
-        let stdin = try Self.input(Array("only once".utf8))
-        defer { try? FileManager.default.removeItem(atPath: URL(filePath: stdin).deletingLastPathComponent().path()) }
-        let run = try await ASICommandRun.run(
-            ["-s", "-S", "--digest", "-u", "user:secret", "-T", "-", server.url("/up").absoluteString],
-            standardInput: stdin)
+        let run = try await Self.digestUpload("only once", to: server.url("/up"))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(server.requests.map(\.body) == [[], Array("only once".utf8)])
     }
@@ -54,11 +58,7 @@ struct ASICommandStandardInputTests {
             return .status(401, headers: [("WWW-Authenticate", "Digest realm=\"r\", nonce=\"\(nonce)\"\(stale)")])
         }
         defer { server.shutdown() }
-        let stdin = try Self.input(Array("only once".utf8))
-        defer { try? FileManager.default.removeItem(atPath: URL(filePath: stdin).deletingLastPathComponent().path()) }
-        let run = try await ASICommandRun.run(
-            ["-s", "-S", "--digest", "-u", "user:secret", "-T", "-", server.url("/up").absoluteString],
-            standardInput: stdin)
+        let run = try await Self.digestUpload("only once", to: server.url("/up"))
         #expect(run.status == 25, "\(run.stderr)")
         #expect(run.stderr.contains("one-time stream"), "\(run.stderr)")
         #expect(!run.stderr.contains("secret"))

@@ -67,8 +67,11 @@ package enum LoopbackPorts {
         return Int(words[1])
     }
 
-    private static func connectedSocket(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// A socket connected to 127.0.0.1:`port`, or `nil` when nothing accepts there. The caller closes it.
+    /// - Parameter port: The port.
+    /// - Returns: The connected descriptor (close-on-exec).
+    package static func connectedSocket(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

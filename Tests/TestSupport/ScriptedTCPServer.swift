@@ -154,19 +154,8 @@ package final class ScriptedTCPConnection: @unchecked Sendable {  // used by the
     /// - Returns: Whether the connection to the port could be made.
     @discardableResult
     package func relay(toPort port: Int) -> Bool {
-        let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard upstream >= 0 else { return false }
+        guard let upstream = LoopbackPorts.connectedSocket(port: port) else { return false }
         defer { Glibc.close(upstream) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { return false }
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: upstream, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 65536)
