@@ -57,7 +57,9 @@ struct HeadFile: Equatable {
             let code = payload.uint16(), let reason = payload.string(), let stored = payload.uint64(),
             let hasExpiry = payload.uint8(), let expires = payload.uint64(), let policy = payload.uint8(),
             let fields = payload.fields(), let varying = payload.fields(), payload.isAtEnd,
-            Int64(bitPattern: length) >= 0, policy <= 1, hasExpiry <= 1
+            Int64(bitPattern: length) >= 0, policy <= 1, hasExpiry <= 1,
+            (100...999).contains(code),  // HTTPResponse.Status traps outside 0...999
+            Double(bitPattern: stored).isFinite, hasExpiry == 0 || Double(bitPattern: expires).isFinite
         else { return nil }
         self.key = key
         self.bodyName = bodyName

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora in Fuzz/Corpus/<target>/ (run from anywhere; deterministic, so re-running is a no-op).
+
+Sources: the llhttp response cases in ../shared/corpora/http1/cases.json (relative to the repository), cookie lines
+from ../shared/corpora/cookies/parser.json, .netrc files embedded in ../shared/corpora/netrc/curl-tests, challenges
+from ../shared/corpora/auth/curl-tests, and small examples made here (gzip/deflate bodies, NTLM, keyring, cache).
+Each seed carries the control prefix its target expects (see the target's main.swift).
+"""
+import base64, gzip, hashlib, json, os, re, struct, sys, zlib
+
+FUZZ = os.path.dirname(os.path.abspath(__file__))
+CORPORA = os.environ.get("ASI_CORPORA", os.path.join(FUZZ, "..", "..", "shared", "corpora"))
+if not os.path.isdir(CORPORA):
+    CORPORA = os.path.join(FUZZ, "..", "..", "..", "shared", "corpora")  # a worktree under /work/wt
+
+
+def write(target, name, data):
+    directory = os.path.join(FUZZ, "Corpus", target)
+    os.makedirs(directory, exist_ok=True)
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name)
+    with open(os.path.join(directory, safe), "wb") as f:
+        f.write(data)
+
+
+def http1():
+    # Control prefix: 5 control bytes: method index (0 GET, 2 HEAD, 3 CONNECT), then four split-length bytes.
+    methods = {"GET": 0, "HEAD": 2, "CONNECT": 3, "POST": 4}
+    with open(os.path.join(CORPORA, "http1", "cases.json")) as f:
+        cases = json.load(f)
+    for case in cases:
+        raw = base64.b64decode(case["raw_b64"])
+        method = methods.get(case.get("request_method") or "GET", 0)
+        write("FuzzHTTP1Response", case["id"].replace(":", "-"), bytes([0x05, method, 3, 17, 1, 40]) + raw)
+    return len(cases)
+
+
+def cookies():
+    with open(os.path.join(CORPORA, "cookies", "parser.json")) as f:
+        tests = json.load(f)
+    count = 0
+    for test in tests:
+        lines = "\n".join(test["received"]).encode("utf-8", "surrogateescape")
+        if len(lines) <= 512 and count < 120:
+            write("FuzzSetCookie", test["test"], lines)
+            count += 1
+    return count
+
+
+def netrc():
+    count = 0
+    directory = os.path.join(CORPORA, "netrc", "curl-tests")
+    for name in sorted(os.listdir(directory)):
+        if not name.startswith("test"):
+            continue
+        with open(os.path.join(directory, name), "rb") as f:
+            text = f.read()
+        for index, match in enumerate(re.finditer(rb'<file name="[^"]*netrc[^"]*"[^>]*>\n?(.*?)</file>', text, re.S)):
+            write("FuzzNetrc", f"{name}-{index}", match.group(1))
+            count += 1
+    write("FuzzNetrc", "quoted", b'machine "example.com" login "a b" password "p\\"q"\ndefault login anon password x\n')
+    write("FuzzNetrc", "macdef", b"macdef init\ncd /pub\n\nmachine h login u password p\n")
+    return count + 2
+
+
+def challenges():
+    count = 0
+    directory = os.path.join(CORPORA, "auth", "curl-tests")
+    seen = set()
+    for name in sorted(os.listdir(directory)):
+        if not name.startswith("test"):
+            continue
+        with open(os.path.join(directory, name), "rb") as f:
+            for line in f:
+                match = re.match(rb"(?i)(?:WWW|Proxy)-Authenticate:\s*(.*?)\r?$", line.rstrip(b"\n"))
+                if match and match.group(1) not in seen:
+                    seen.add(match.group(1))
+                    write("FuzzChallenge", f"{name}-{count}", match.group(1))
+                    count += 1
+    with open(os.path.join(CORPORA, "auth", "vectors.json")) as f:
+        vectors = json.load(f)
+    for vector in vectors.get("digest", []):
+        if vector.get("challenge"):
+            write("FuzzChallenge", vector["id"], vector["challenge"].encode())
+            count += 1
+    write("FuzzChallenge", "multi", b'Basic realm="a", Digest realm="b", nonce="n", qop="auth,auth-int", '
+          b'algorithm=SHA-256-sess, userhash=true\nNewauth realm="apps", type=1, title="Login to \\"apps\\""')
+    return count + 1
+
+
+def gzip_bodies():
+    text = b"Hello, fuzzing world! " * 20 + bytes(range(256))
+    # Control prefix: 3 control bytes: encoding (even gzip, odd deflate), two split lengths.
+    write("FuzzGzip", "gzip", bytes([0x03, 0, 5, 30]) + gzip.compress(text, mtime=0))
+    write("FuzzGzip", "gzip-two-members", bytes([0x03, 0, 9, 1]) + gzip.compress(b"one", mtime=0)
+          + gzip.compress(b"two", mtime=0))
+    write("FuzzGzip", "zlib", bytes([0x03, 1, 2, 60]) + zlib.compress(text))
+    raw = zlib.compressobj(wbits=-15)
+    write("FuzzGzip", "raw-deflate", bytes([0x03, 1, 7, 7]) + raw.compress(text) + raw.flush())
+    write("FuzzGzip", "zeros", bytes([0x01, 0]) + gzip.compress(bytes(200_000), mtime=0))
+    return 5
+
+
+def cookie_files():
+    write("FuzzCookieFile", "curl-jar", b"# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n\n"
+          b".example.com\tTRUE\t/\tFALSE\t2147483647\tname\tvalue\n"
+          b"#HttpOnly_www.example.com\tFALSE\t/path\tTRUE\t0\tsession\tabc\r\n"
+          b"host.example\tFALSE\t/\tFALSE\t1700000000\tempty\t\n")
+    write("FuzzCookieFile", "malformed", b"too\tfew\tfields\n\n.a.b\tTRUE\t/\tX\t1\tn\tv\n")
+    return 2
+
+
+def ntlm():
+    # A type 2 message with target info (MsvAvTimestamp), as in MS-NLMP 4.2.4.3.
+    info = struct.pack("<HH", 2, 12) + "DOMAIN".encode("utf-16-le") + struct.pack("<HHQ", 7, 8, 0x01D0000000000000)
+    info += struct.pack("<HH", 0, 0)
+    target = "Server".encode("utf-16-le")
+    header_size = 48
+    message = b"NTLMSSP\0" + struct.pack("<I", 2)
+    message += struct.pack("<HHI", len(target), len(target), header_size)
+    message += struct.pack("<I", 0xE28A8235) + bytes(range(1, 9))
+    message += bytes(8) + struct.pack("<HHI", len(info), len(info), header_size + len(target))
+    write("FuzzNTLM", "challenge", message + target + info)
+    write("FuzzNTLM", "minimal", b"NTLMSSP\0" + struct.pack("<I", 2) + bytes(8) + struct.pack("<I", 0x8201)
+          + bytes(range(8)))
+    return 2
+
+
+def keyring():
+    header = b"ASIKEYRG" + bytes([2, 1, 14, 8, 1, 0, 0, 0]) + bytes(range(16)) + bytes(16) + bytes(12)
+    payload_length = 40
+    write("FuzzKeyringFile", "header", bytes([0]) + header + struct.pack(">I", payload_length)
+          + bytes(payload_length + 16))
+    keyfile = b"ASIKEYRG" + bytes([1, 0, 0, 0, 0, 0, 0, 0]) + bytes(44) + struct.pack(">I", 0) + bytes(16)
+    write("FuzzKeyringFile", "header-v1-keyfile", bytes([0]) + keyfile)
+
+    def string(text):
+        return struct.pack(">I", len(text)) + text
+
+    entry = bytes([0]) + string(b"https") + string(b"example.com") + struct.pack(">I", 443)
+    entry += bytes([1]) + string(b"realm") + string(b"user") + string(b"secret") + bytes([0]) + bytes([0])
+    write("FuzzKeyringFile", "payload-v2", bytes([3]) + struct.pack(">I", 1) + entry)
+    write("FuzzKeyringFile", "payload-v1", bytes([1]) + struct.pack(">I", 1) + entry[:-1])
+    return 4
+
+
+def cache_head():
+    # The payload of a head file (DiskCache's ByteWriter: little-endian, strings as u32 length + UTF-8).
+    def string(data):
+        return struct.pack("<I", len(data)) + data
+
+    payload = string(b"GET https://example.com/") + string(b"body-0001") + struct.pack("<Q", 5)
+    payload += struct.pack("<H", 200) + string(b"OK") + struct.pack("<d", 800000000.0)
+    payload += bytes([1]) + struct.pack("<d", 800003600.0) + bytes([0])
+    payload += struct.pack("<I", 2) + string(b"Content-Type") + string(b"text/plain")
+    payload += string(b"Cache-Control") + string(b"max-age=3600")
+    payload += struct.pack("<I", 1) + string(b"Accept-Encoding") + string(b"gzip")
+    write("FuzzCacheHead", "payload", payload)
+    file = b"ASIDCH" + struct.pack("<HI", 1, len(payload)) + payload
+    write("FuzzCacheHead", "whole-file", file + hashlib.sha256(file).digest())
+    return 2
+
+
+if __name__ == "__main__":
+    counts = {
+        "FuzzHTTP1Response": http1(), "FuzzSetCookie": cookies(), "FuzzNetrc": netrc(),
+        "FuzzChallenge": challenges(), "FuzzGzip": gzip_bodies(), "FuzzCookieFile": cookie_files(),
+        "FuzzNTLM": ntlm(), "FuzzKeyringFile": keyring(), "FuzzCacheHead": cache_head(),
+    }
+    for target, count in counts.items():
+        print(f"{target}: {count} seeds", file=sys.stderr)
