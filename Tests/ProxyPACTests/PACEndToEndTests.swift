@@ -141,4 +141,25 @@ struct PACEndToEndTests {
         try await transport.shutdown()
         try await pac.shutdown()
     }
+
+    /// A `SOCKS5` answer goes through a real SOCKS5 proxy, after the dead HTTP proxy before it in the answer.
+    @Test(.enabled(if: MicrosocksPeer.shouldRun)) func aSOCKS5AnswerAfterADeadProxyGoesThroughMicrosocks() async throws {
+        let origin = try LoopbackServer { _ in .ok("origin") }
+        defer { origin.shutdown() }
+        let dead = RefusingPort()
+        try await withMicrosocks { socks in
+            let (transport, pac) = Self.transport("""
+                function FindProxyForURL(url, host) {
+                    return "PROXY 127.0.0.1:\(dead.port); SOCKS5 127.0.0.1:\(socks.port)";
+                }
+                """)
+            let response = try await Self.send(transport, origin.url("/through-socks"))
+            #expect(response.status == .ok)
+            #expect(response.route == socks.route(remoteNames: true))
+            #expect(origin.requests.map(\.target) == ["/through-socks"])
+            try await transport.shutdown()
+            try await pac.shutdown()
+        }
+        withExtendedLifetime(dead) {}
+    }
 }
