@@ -38,7 +38,7 @@ struct ASICommandCacheTests {
         while written() < bytes && child.isRunning && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
-        kill(child.pid, SIGKILL)
+        child.send(SIGKILL)
         let status = await child.exited()
         #expect(status == 128 + SIGKILL, "asi ended before it was killed: \(child.logTail)")
         return DataPath.listing(cache + "/tmp")

@@ -34,7 +34,7 @@ import Testing
         let writer = try Support.startWriter([path, "stop-at", "3", stage, marker], log: "\(directory)/log")
         let stopped = await Support.waitUntil { access(marker, F_OK) == 0 || !writer.isRunning }
         #expect(stopped && writer.isRunning, "the writer did not reach its stop: \(writer.logTail)")
-        kill(writer.pid, SIGKILL)
+        writer.send(SIGKILL)
         #expect(await Support.exitStatus(of: writer) == 128 + SIGKILL)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".tmp.") }
         #expect(leftovers.count == 1, "the killed writer's temporary file: \(leftovers)")
@@ -53,7 +53,7 @@ import Testing
         let writer = try Support.startWriter([path, "loop"], log: "\(directory)/log")
         let progressed = await Support.waitUntil { ((try? await hosts(path).count) ?? 0) >= 5 || !writer.isRunning }
         #expect(progressed && writer.isRunning, "the writer made no progress: \(writer.logTail)")
-        kill(writer.pid, SIGKILL)
+        writer.send(SIGKILL)
         _ = await Support.exitStatus(of: writer)
         let store = try Support.store(path)
         try await store.validate()

@@ -127,6 +127,17 @@ package final class ChildProcess {
         }
     }
 
+    /// Sends `signal` to the child, but only while it has not been reaped: once ``isRunning`` has reaped it, its pid
+    /// is free and may already belong to another test's server (pids wrap at 32768 here), which a bare
+    /// `kill(pid, …)` would hit.
+    /// - Parameter signal: The signal.
+    /// - Returns: Whether the signal was sent.
+    @discardableResult
+    package func send(_ signal: Int32) -> Bool {
+        guard isRunning else { return false }
+        return kill(pid, signal) == 0
+    }
+
     /// The log's contents, for error messages; at most the last 4 KiB.
     package var logTail: String {
         guard let data = FileManager.default.contents(atPath: logPath) else { return "" }
