@@ -222,7 +222,7 @@ struct ProxyTransportInteropTests {
                 try await client.shutdown()
                 // squid logs a tunnel when it closes, with the NTLM user that authenticated its CONNECT; NTLM
                 // succeeds only when its three messages travel on one connection.
-                let logged = await eventually(within: 20) {
+                let logged = await eventually {
                     squid.accessLog.split(separator: "\n").contains {
                         $0.contains("TCP_TUNNEL/200") && $0.contains("CONNECT localhost:\(nginx.port(.tls))")
                             && !$0.contains(" - HIER_")  // a user name is logged (ntlm_fake_auth shortens it)

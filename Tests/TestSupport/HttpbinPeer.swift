@@ -16,13 +16,14 @@ package final class HttpbinPeer {
     /// The Python interpreter, or `nil`.
     package static let python: String? = ChildProcess.find("python3")
 
-    /// Whether `python3` can import httpbin and gunicorn.
+    /// Whether `python3` finds httpbin and gunicorn.
     package static let isInstalled: Bool = {
         guard let python, let directory = try? makeTemporaryDirectory(prefix: "asikit-httpbin-probe") else {
             return false
         }
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let status = try? ChildProcess.run(python, ["-c", "import httpbin, gunicorn"], logPath: directory + "/log")
+        let status = try? ChildProcess.run(python, ["-c", PythonModules.probe(["httpbin", "gunicorn"])],
+                                           logPath: directory + "/log")
         return status == 0
     }()
 

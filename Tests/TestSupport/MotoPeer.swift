@@ -22,11 +22,12 @@ package final class MotoPeer {
     /// The Python interpreter, or `nil`.
     package static let python: String? = ChildProcess.find("python3")
 
-    /// Whether `python3` can import moto's server and boto3.
+    /// Whether `python3` finds moto (with its server's Flask) and boto3.
     package static let isInstalled: Bool = {
         guard let python, let directory = try? makeTemporaryDirectory(prefix: "asikit-moto-probe") else { return false }
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let status = try? ChildProcess.run(python, ["-c", "import moto.server, boto3"], logPath: directory + "/log")
+        let status = try? ChildProcess.run(python, ["-c", PythonModules.probe(["moto", "boto3", "flask"])],
+                                           logPath: directory + "/log")
         return status == 0
     }()
 

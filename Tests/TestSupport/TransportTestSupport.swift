@@ -43,9 +43,10 @@ package func fetch(
 }
 
 /// Polls `condition` every 10 ms for up to `seconds` (for state another thread changes, such as a server
-/// noticing a close); returns whether it became true. The default deadline is generous so that a busy machine
-/// never fails a test: a condition that holds returns at once.
-package func eventually(within seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+/// noticing a close); returns whether it became true. The default deadline is ten minutes: in the full parallel
+/// suite on a busy two-core machine a task can wait more than a minute for a cooperative thread, and a condition
+/// that holds returns at once, so only a hang pays the wait.
+package func eventually(within seconds: Double = 600, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }
