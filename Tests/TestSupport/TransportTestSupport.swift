@@ -18,13 +18,15 @@ package func testContext(progress: any ProgressSink = DiscardingProgress()) -> R
     RequestContext(progress: progress, logger: Logger(label: "SocketTransportTests"))
 }
 
-/// A request with a timeout, so a hang fails the test instead of stalling the suite. The default is generous (a
-/// busy machine must never fail a test); tests of the timeout itself pass their own.
+/// A request with a timeout, so a hang fails the test instead of stalling the suite. The default, ten minutes, is
+/// generous: at the start of the full parallel suite on two busy cores a request's task has waited more than a
+/// minute for a cooperative thread, and its connect and inactivity deadlines must not count that against it.
+/// Tests of the timeout itself pass their own.
 package func testRequest(
     _ url: URL,
     method: HTTPRequest.Method = .get,
     body: RequestBody? = nil,
-    timeout: Duration = .seconds(60)
+    timeout: Duration = .seconds(600)
 ) -> Request {
     var request = Request(url: url, method: method, body: body)
     request.options.timeout = timeout
