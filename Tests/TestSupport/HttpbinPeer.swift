@@ -66,8 +66,18 @@ package final class HttpbinPeer {
 
     /// Stops gunicorn (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
+    ///
+    /// gunicorn logs only warnings and worse, so a log naming an error means httpbin failed a request (its
+    /// answer was a 500) or a worker died; that log is written to standard error first, where the test run's
+    /// output keeps it next to the failing test.
     package func stop() {
-        process?.terminate()
+        if let process {
+            process.terminate()
+            let log = process.logTail
+            if log.contains("[ERROR]") || log.contains("[CRITICAL]") || log.contains("Traceback") {
+                fputs("httpbin on port \(port) logged errors:\n\(log)\n", stderr)
+            }
+        }
         process = nil
         try? FileManager.default.removeItem(atPath: directory)
     }
