@@ -14,6 +14,11 @@ struct AuthFlags: ParsableArguments {
     @Flag(name: .customLong("ntlm"), help: "Use NTLM (NTLMv2) with -u; the domain as DOMAIN\\user.")
     var ntlm = false
 
+    @Flag(
+        name: .customLong("allow-ntlmv1"),
+        help: "Answer a legacy NTLM server or proxy that cannot check NTLMv2 with NTLMv1, as curl does (weak: off).")
+    var allowNTLMv1 = false
+
     @Option(
         name: [.customShort("U"), .customLong("proxy-user")],
         help: ArgumentHelp("Credentials for the proxy's 407 challenge.", valueName: "user:password"))

@@ -8,6 +8,7 @@
 #include <openssl/pem.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <openssl/des.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -49,6 +50,19 @@ static inline uint64_t c_openssl_op_no_compression(void) {
 static inline int c_openssl_ctrl_gcm_set_ivlen(void) { return EVP_CTRL_GCM_SET_IVLEN; }
 static inline int c_openssl_ctrl_gcm_get_tag(void) { return EVP_CTRL_GCM_GET_TAG; }
 static inline int c_openssl_ctrl_gcm_set_tag(void) { return EVP_CTRL_GCM_SET_TAG; }
+
+// Single DES in ECB mode for NTLMv1, which NTLMAuthenticator sends only when an application allows it. OpenSSL 3
+// keeps DES out of its default EVP provider, but libcrypto still has the low-level functions; they are deprecated,
+// hence the pragma. The key's parity bits are ignored, as NTLM's 7-byte keys need.
+static inline void c_openssl_des_ecb_encrypt(const uint8_t *key, const uint8_t *input, uint8_t *output) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    DES_key_schedule schedule;
+    DES_set_key_unchecked((const_DES_cblock *)key, &schedule);
+    DES_ecb_encrypt((const_DES_cblock *)input, (DES_cblock *)output, &schedule, DES_ENCRYPT);
+    OPENSSL_cleanse(&schedule, sizeof schedule);
+#pragma GCC diagnostic pop
+}
 
 // A socket BIO that sends with MSG_NOSIGNAL, so a TLS write to a closed peer never raises SIGPIPE, and that
 // remembers the errno of its last failed call (OpenSSL may overwrite errno before the caller looks at it).

@@ -56,6 +56,21 @@ struct ASICommandAuthTests {
         }
     }
 
+    /// squid's `ntlm_fake_auth` sends a CHALLENGE without target info and with extended session security: with
+    /// `--allow-ntlmv1` asi answers it with NTLMv1 with a client challenge (NTLM2 session), which squid takes.
+    @Test(.enabled(if: SquidPeer.shouldRun)) func ntlmV1ThroughSquid() async throws {
+        let origin = try LoopbackServer { _ in .ok("from the origin") }
+        defer { origin.shutdown() }
+        try await withSquid { squid in
+            let run = try await ASICommandRun.run([
+                "-x", "127.0.0.1:\(squid.port)", "--proxy-ntlm", "--allow-ntlmv1",
+                "-U", "DOMAIN\\\(SquidPeer.user):\(SquidPeer.password)", origin.url("/via").absoluteString,
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.output == "from the origin", "\(squid.accessLog)")
+        }
+    }
+
     /// `-x http://user:pass@host:port` carries the proxy's credential (curl's form); the password never shows in
     /// what asi prints, even when the proxy refuses it.
     @Test(.enabled(if: SquidPeer.shouldRun)) func credentialsInTheProxyURL() async throws {

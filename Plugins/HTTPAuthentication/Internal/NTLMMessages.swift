@@ -6,6 +6,15 @@ enum NTLMMessages {
     static let signature: [UInt8] = Array("NTLMSSP".utf8) + [0]
     /// UNICODE, OEM, REQUEST_TARGET, NTLM, ALWAYS_SIGN, EXTENDED_SESSIONSECURITY, 128 and 56.
     static let negotiateFlags: UInt32 = 0xA008_8207
+    /// What curl's NEGOTIATE offers, sent when NTLMv1 is allowed: OEM, REQUEST_TARGET, NTLM, ALWAYS_SIGN and
+    /// EXTENDED_SESSIONSECURITY, so a legacy server that works with `curl --ntlm` sees the same handshake.
+    static let legacyNegotiateFlags: UInt32 = 0x0008_8206
+    /// NEGOTIATE_UNICODE: strings are UTF-16LE, else OEM.
+    static let unicodeFlag: UInt32 = 0x0000_0001
+    /// NEGOTIATE_EXTENDED_SESSIONSECURITY: NTLMv1 answers with a client challenge.
+    static let extendedSessionSecurityFlag: UInt32 = 0x0008_0000
+    /// NEGOTIATE_TARGET_INFO: the server sent target info, so it can check an NTLMv2 answer.
+    static let targetInfoFlag: UInt32 = 0x0080_0000
 
     /// A parsed CHALLENGE_MESSAGE.
     struct Challenge: Sendable, Hashable {
@@ -30,8 +39,10 @@ enum NTLMMessages {
     }
 
     /// The NEGOTIATE_MESSAGE, with no domain or workstation supplied.
-    static func negotiate() -> [UInt8] {
-        var message = signature + le32(1) + le32(negotiateFlags)
+    /// - Parameter flags: The flags to offer.
+    /// - Returns: The message's bytes.
+    static func negotiate(flags: UInt32 = negotiateFlags) -> [UInt8] {
+        var message = signature + le32(1) + le32(flags)
         message += [UInt8](repeating: 0, count: 16)  // domain and workstation fields, empty
         return message
     }
@@ -41,7 +52,7 @@ enum NTLMMessages {
         guard bytes.count >= 32, Array(bytes[0..<8]) == signature, readUInt32(bytes, at: 8) == 2 else { return nil }
         var targetInfo: [UInt8] = []
         let flags = readUInt32(bytes, at: 20)
-        if flags & 0x0080_0000 != 0, bytes.count >= 48 {  // NEGOTIATE_TARGET_INFO: the fields are there
+        if flags & targetInfoFlag != 0, bytes.count >= 48 {  // the target info fields are there
             let length = Int(readUInt16(bytes, at: 40))
             let offset = Int(readUInt32(bytes, at: 44))
             guard offset + length <= bytes.count else { return nil }
@@ -51,13 +62,16 @@ enum NTLMMessages {
                          targetInfo: targetInfo)
     }
 
-    /// The AUTHENTICATE_MESSAGE.
+    /// The AUTHENTICATE_MESSAGE. Its strings are UTF-16LE when `flags` has NEGOTIATE_UNICODE, else OEM (sent as
+    /// UTF-8); the session key field is empty, with offset 0.
     /// - Throws: ``ClientError`` with ``ClientError/Code/authenticationFailed`` when a field does not fit the
     ///   message's 16-bit lengths (a server's oversized target info, a very long name).
     static func authenticate(
         flags: UInt32, lm: [UInt8], nt: [UInt8], domain: String, user: String, workstation: String
     ) throws -> [UInt8] {
-        let fields: [[UInt8]] = [lm, nt, NTLMv2.utf16LE(domain), NTLMv2.utf16LE(user), NTLMv2.utf16LE(workstation), []]
+        let unicode = flags & unicodeFlag != 0
+        func text(_ string: String) -> [UInt8] { unicode ? NTLMv2.utf16LE(string) : Array(string.utf8) }
+        let fields: [[UInt8]] = [lm, nt, text(domain), text(user), text(workstation)]
         var header = signature + le32(3)
         var payload: [UInt8] = []
         var offset = 64
@@ -70,6 +84,7 @@ enum NTLMMessages {
             payload += field
             offset += field.count
         }
+        header += [UInt8](repeating: 0, count: 8)  // no encrypted session key
         header += le32(flags)
         return header + payload
     }

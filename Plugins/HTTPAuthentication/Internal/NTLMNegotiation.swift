@@ -2,9 +2,10 @@ import FoundationEssentials
 import HTTPCore
 import Synchronization
 
-/// One NTLMv2 handshake (MS-NLMP): NEGOTIATE, then the server's CHALLENGE, then AUTHENTICATE, all three on one
+/// One NTLM handshake (MS-NLMP): NEGOTIATE, then the server's CHALLENGE, then AUTHENTICATE, all three on one
 /// kept-alive connection (``isConnectionBound``). It authenticates that connection, so it is never reused for
-/// another request up front.
+/// another request up front. The answer is NTLMv2, or, when NTLMv1 is allowed and the server's CHALLENGE has no
+/// target info (a server that cannot check NTLMv2), NTLMv1 as curl sends it.
 final class NTLMNegotiation: AuthenticationNegotiation {
     private enum Step: Sendable {
         case negotiate
@@ -17,11 +18,13 @@ final class NTLMNegotiation: AuthenticationNegotiation {
     private let domain: String
     private let password: String
     private let workstation: String
+    private let allowsNTLMv1: Bool
 
-    init(credential: Credential, workstation: String) {
+    init(credential: Credential, workstation: String, allowsNTLMv1: Bool = false) {
         (user, domain) = Self.split(credential)
         password = credential.password
         self.workstation = workstation
+        self.allowsNTLMv1 = allowsNTLMv1
     }
 
     var isConnectionBound: Bool { true }
@@ -35,7 +38,16 @@ final class NTLMNegotiation: AuthenticationNegotiation {
         }
         switch current {
         case .negotiate, .authenticated:
-            return "NTLM " + Data(NTLMMessages.negotiate()).base64EncodedString()
+            let flags = allowsNTLMv1 ? NTLMMessages.legacyNegotiateFlags : NTLMMessages.negotiateFlags
+            return "NTLM " + Data(NTLMMessages.negotiate(flags: flags)).base64EncodedString()
+        case .challenged(let challenge) where allowsNTLMv1 && challenge.flags & NTLMMessages.targetInfoFlag == 0:
+            let responses = try NTLMv1.responses(
+                password: password, serverChallenge: challenge.serverChallenge, clientChallenge: Hashing.random(8),
+                extendedSessionSecurity: challenge.flags & NTLMMessages.extendedSessionSecurityFlag != 0)
+            let message = try NTLMMessages.authenticate(
+                flags: challenge.flags, lm: responses.lmChallengeResponse, nt: responses.ntChallengeResponse,
+                domain: domain, user: user, workstation: workstation)
+            return "NTLM " + Data(message).base64EncodedString()
         case .challenged(let challenge):
             let clientChallenge = Hashing.random(8)
             let time = challenge.timestamp ?? Self.fileTimeNow()
