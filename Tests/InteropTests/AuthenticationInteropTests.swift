@@ -24,7 +24,7 @@ struct AuthenticationInteropTests {
 
     static func request(_ url: URL, user: String? = nil, password: String = "") -> Request {
         var request = Request(url: url)
-        request.options.timeout = .seconds(20)
+        request.options.timeout = generousTimeout
         if let user { request.options.credential = Credential(user: user, password: password) }
         return request
     }

@@ -4,6 +4,7 @@ import HTTPPipeline
 import HTTPTesting
 import SocketTransport
 import Synchronization
+import TestSupport
 import Testing
 
 /// A body that cannot arrive whole is never sent short: a one-time stream that a challenge needs again, and a
@@ -19,7 +20,7 @@ import Testing
     static func request(_ url: URL, body: RequestBody) -> Request {
         var request = Request(url: url, method: .put, body: body)
         request.options.credential = Credential(user: "u", password: "p")
-        request.options.timeout = .seconds(60)
+        request.options.timeout = generousTimeout
         return request
     }
 

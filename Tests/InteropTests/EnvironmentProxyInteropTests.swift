@@ -13,7 +13,7 @@ import Testing
 struct EnvironmentProxyInteropTests {
     private static func get(_ client: Client, _ url: URL) async throws -> ClientResponse {
         var request = Request(url: url)
-        request.options.timeout = .seconds(20)
+        request.options.timeout = generousTimeout
         return try await client.send(request)
     }
 
@@ -70,7 +70,7 @@ struct EnvironmentProxyInteropTests {
             for transportResolver in [nil, FixedProxyResolver(.direct)] as [FixedProxyResolver?] {
                 let client = Client(transport: .posix(.init(proxyResolver: transportResolver)))
                 var request = Request(url: origin.url("/own-\(transportResolver == nil)"))
-                request.options.timeout = .seconds(20)
+                request.options.timeout = generousTimeout
                 request.options.proxyResolver = FixedProxyResolver(host: "127.0.0.1", port: proxy.port)
                 let proxied = try await client.send(request)
                 #expect(String(decoding: proxied.body, as: UTF8.self).contains("tinyproxy"))

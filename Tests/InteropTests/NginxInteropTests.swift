@@ -175,7 +175,7 @@ private func fetch(
     var request = Request(url: url)
     request.options.tls = tls
     // Generous: on a busy machine a TLS handshake can stall for longer than the 10 s default.
-    request.options.timeout = .seconds(60)
+    request.options.timeout = generousTimeout
     request.options.connectTimeout = .seconds(60)
     let context = RequestContext(progress: progress, logger: Logger(label: "NginxInteropTests"))
     if let transport {

@@ -28,7 +28,7 @@ struct ProxyTransportInteropTests {
         _ transport: POSIXTransport, _ url: URL, tls: TLSOptions = TLSOptions()
     ) async throws -> (Response, String) {
         var request = Request(url: url)
-        request.options.timeout = .seconds(20)
+        request.options.timeout = generousTimeout
         request.options.tls = tls
         let response = try await transport.send(request, context: RequestContext(logger: Logger(label: "proxy")))
         return (response, String(decoding: try await response.body.collect(upTo: 1 << 20), as: UTF8.self))
@@ -114,7 +114,7 @@ struct ProxyTransportInteropTests {
 
     private static func authenticated(_ url: URL, tls: TLSOptions = TLSOptions(), scheme: String = "Basic") -> Request {
         var request = Request(url: url)
-        request.options.timeout = .seconds(20)
+        request.options.timeout = generousTimeout
         request.options.tls = tls
         request.options.proxyAuthenticationScheme = AuthenticationScheme(scheme)
         request.options.proxyCredential = scheme == "NTLM"
@@ -154,7 +154,7 @@ struct ProxyTransportInteropTests {
                 let context = RequestContext(proxyAuthorization: ProxyAuthorization(proxy: route, value: basic),
                                              logger: Logger(label: "proxy"))
                 var request = Request(url: nginx.url("/conn", on: .tls))
-                request.options.timeout = .seconds(20)
+                request.options.timeout = generousTimeout
                 request.options.tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
                 var answers: [(UInt64?, String)] = []
                 for _ in 0..<2 {

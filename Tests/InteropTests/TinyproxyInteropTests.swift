@@ -28,7 +28,7 @@ struct TinyproxyInteropTests {
         proxyAuthorization: ProxyAuthorization? = nil
     ) async throws -> (Response, [UInt8]) {
         var request = Request(url: url)
-        request.options.timeout = .seconds(20)
+        request.options.timeout = generousTimeout
         request.options.tls = tls
         let context = RequestContext(proxyAuthorization: proxyAuthorization,
                                      logger: Logger(label: "TinyproxyInteropTests"))
@@ -114,7 +114,7 @@ struct TinyproxyInteropTests {
         try await withTinyproxy { proxy in
             let client = Client(transport: Self.transport(proxy.route(), .direct))
             var request = Request(url: origin.url("/d"))
-            request.options.timeout = .seconds(20)
+            request.options.timeout = generousTimeout
             let response = try await client.send(request)
             #expect(response.status == .ok)
             #expect(response.body == Array("client".utf8))

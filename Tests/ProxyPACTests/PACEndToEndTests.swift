@@ -15,7 +15,7 @@ struct PACEndToEndTests {
 
     static func send(_ transport: POSIXTransport, _ url: URL) async throws -> Response {
         var request = Request(url: url)
-        request.options.timeout = .seconds(20)
+        request.options.timeout = generousTimeout
         let response = try await transport.send(request, context: RequestContext(logger: Logger(label: "PAC")))
         _ = try await response.body.collect(upTo: 1 << 20)
         return response

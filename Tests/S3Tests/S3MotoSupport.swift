@@ -21,7 +21,7 @@ enum S3Moto {
         // A generous inactivity timeout, retried once: moto (Python) can be slow to answer an 8 MiB part when the
         // whole suite runs on two busy cores.
         var options = RequestOptions()
-        options.timeout = .seconds(60)
+        options.timeout = generousTimeout
         options.retriesOnTimeout = 1
         return S3Client(
             transport: .posix(.init(addressOverrides: overrides)), endpoint: endpoint, credentials: credentials,

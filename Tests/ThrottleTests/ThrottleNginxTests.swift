@@ -34,7 +34,7 @@ struct ThrottleNginxTests {
             let recorder = PerSecondRecorder(try ThrottleLimiter(bytesPerSecond: rate))
             let client = Client(transport: .posix(), bandwidth: recorder)
             var request = Request(url: nginx.url("/files/ten.bin"))
-            request.options.timeout = .seconds(60)
+            request.options.timeout = generousTimeout
             let response = try await client.send(request)
             #expect(response.status == .ok)
             #expect(response.body == payload)
