@@ -49,7 +49,8 @@ struct ASICommandLoopbackTests {
         let server = try LoopbackServer { request in request.path == "/fast" ? .ok("fast") : .stall }
         defer { server.shutdown() }
         let run = try await ASICommandRun.run([
-            "-Z", "-m", "1", "-w", "%{url} %{exitcode}\\n", server.url("/fast").absoluteString,
+            // -m long enough that /fast finishes in it on a loaded machine; /stalled never does.
+            "-Z", "-m", "15", "-w", "%{url} %{exitcode}\\n", server.url("/fast").absoluteString,
             server.url("/stalled").absoluteString,
         ])
         #expect(run.status == 28, "\(run.stderr)")

@@ -43,7 +43,7 @@ import Testing
         defer { server.shutdown() }
         let transport = POSIXTransport()
         for _ in 0..<5 {
-            let (_, received) = try await fetch(transport, testRequest(server.url("/eof"), timeout: .seconds(5)))
+            let (_, received) = try await fetch(transport, testRequest(server.url("/eof")))
             #expect(received == Array("hello".utf8))
         }
     }
