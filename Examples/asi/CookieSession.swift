@@ -53,10 +53,18 @@ struct CookieSession: Sendable {
         }
     }
 
-    /// Loads the `-b` cookie files (a missing or unreadable file is skipped, as in curl).
+    /// The largest `-b` file read: ``CookieFileStore``'s own cap (32 MiB). A larger file, or a device such as
+    /// `/dev/zero`, is skipped with a warning after that many bytes instead of being read into memory without end.
+    static let maxCookieFileBytes = 32 << 20
+
+    /// Loads the `-b` cookie files (a missing, unreadable or oversized file is skipped, as in curl).
     func loadCookieFiles() {
         for path in cookieFiles {
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            guard let data = Self.read(path) else { continue }
+            guard data.count <= Self.maxCookieFileBytes else {
+                logger.warning("Skipped a cookie file larger than 32 MiB", metadata: ["path": "\(path)"])
+                continue
+            }
             let contents = NetscapeCookieFile.parse(data, loadedAt: Date())
             for line in contents.malformedLines {
                 logger.warning(
@@ -67,6 +75,22 @@ struct CookieSession: Sendable {
             fileStore?.restore(cookies)
             memoryJar?.restore(cookies)
         }
+    }
+
+    /// At most ``maxCookieFileBytes`` + 1 bytes of a file, or `nil` when it cannot be read.
+    private static func read(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= maxCookieFileBytes {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? bytes : nil }
+            bytes += buffer[..<count]
+        }
+        return bytes
     }
 
     /// Writes the `-c` jar: the file through the store, or every unexpired cookie to stdout for `-c -`.

@@ -274,6 +274,8 @@ import Testing
         let cookieFile = try initDefaults(
             in: "Plugins/CookieFile/Interface/CookieFileStore+Configuration.swift",
             after: "public struct Configuration")
+        let http1 = try initDefaults(
+            in: "Plugins/SocketTransport/HTTP1/HTTP1Limits.swift", after: "public struct HTTP1Limits")
         let prefixCookieFile = "CookieFileStore.Configuration."
         let prefixTransport = "POSIXTransport.Configuration."
         let prefixZlib = "ZlibContentCodec.Configuration."
@@ -285,6 +287,11 @@ import Testing
             prefixTransport + "addressOverrides": transport["addressOverrides"] ?? "missing",
             prefixTransport + "proxyTLS": transport["proxyTLS"] ?? "missing",
             prefixTransport + "proxyParkingDuration": render(try duration(transport["proxyParkingDuration"])),
+            prefixTransport + "responseLimits": transport["responseLimits"] ?? "missing",
+            "HTTP1Limits.maxHeadBytes": render(bytes: try evaluate(http1["maxHeadBytes"])),
+            "HTTP1Limits.maxHeaderCount": render(try evaluate(http1["maxHeaderCount"])),
+            "HTTP1Limits.maxLineLength": render(bytes: try evaluate(http1["maxLineLength"])),
+            "HTTP1Limits.maxInterimResponses": render(try evaluate(http1["maxInterimResponses"])),
             prefixCookieFile + "keepsSessionCookies": cookieFile["keepsSessionCookies"] ?? "missing",
             prefixCookieFile + "loadsSessionCookies": cookieFile["loadsSessionCookies"] ?? "missing",
             prefixCookieFile + "limits": cookieFile["limits"] ?? "missing",
@@ -310,10 +317,12 @@ import Testing
         return defaults
     }
 
-    /// Evaluates `nil`, an integer literal or `a << b`.
+    /// Evaluates `nil`, an integer literal, `a << b` or `a * b`.
     static func evaluate(_ expression: String?) throws -> Int? {
         let expression = try #require(expression, "parameter not found")
         if expression == "nil" { return nil }
+        let product = expression.split(separator: "*").map(trimmed)
+        if product.count == 2 { return try #require(Int(product[0])) * (try #require(Int(product[1]))) }
         let shift = expression.split(separator: "<<").map(trimmed)
         if shift.count == 2 { return try #require(Int(shift[0])) << (try #require(Int(shift[1]))) }
         guard let value = Int(expression) else {

@@ -32,17 +32,34 @@ struct ResponseReader {
         guard case .whenComplete(let fields) = plan else {
             return ClientResponse(head: response.head, body: raw, info: response.info)
         }
-        let decoded = try codecStaged {
-            let decoder = try ContentCoding.makeDecoder(for: fields, codecs: codecs)
-            return try decoder.decode(raw) + decoder.finish()
-        }
-        guard decoded.count <= maxBodySize else {
-            throw ClientError(
-                .protocolViolation, stage: .codec,
-                message: "Response body inflates to more than \(maxBodySize) bytes")
-        }
+        let decoded = try codecStaged { try Self.inflate(raw, fields: fields, codecs: codecs, upTo: maxBodySize) }
         var result = ClientResponse(head: response.head, body: decoded, info: response.info)
         result.rawBody = raw
         return result
+    }
+
+    /// The most compressed bytes inflated at once when a body is decoded after it is complete: the decoded size is
+    /// checked after each piece, so a body that inflates past the limit stops within one piece's output.
+    static let inflationPieceSize = 64 * 1024
+
+    /// Decodes a complete body piece by piece, failing as soon as the output passes `maxBytes`.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/protocolViolation`` (stage `codec`) past `maxBytes`, or
+    ///   what the codec throws.
+    static func inflate(_ raw: [UInt8], fields: HTTPFields, codecs: [any ContentCodec], upTo maxBytes: Int) throws
+        -> [UInt8]
+    {
+        let decoder = try ContentCoding.makeDecoder(for: fields, codecs: codecs)
+        var decoded: [UInt8] = []
+        var start = 0
+        while true {
+            let end = min(start + inflationPieceSize, raw.count)
+            decoded += try start < end ? decoder.decode(Array(raw[start..<end])) : decoder.finish()
+            guard decoded.count <= maxBytes else {
+                throw ClientError(
+                    .protocolViolation, stage: .codec, message: "Response body inflates to more than \(maxBytes) bytes")
+            }
+            if start >= end { return decoded }
+            start = end
+        }
     }
 }

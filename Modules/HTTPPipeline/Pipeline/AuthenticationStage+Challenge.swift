@@ -36,8 +36,14 @@ extension AuthenticationStage {
             negotiation.proceed(after: again) == .continue
         {
             state.wasChallenged = true
+            state.negotiationSteps += 1
+            guard state.negotiationSteps <= Self.maxNegotiationSteps else {
+                throw Self.failure(prefix, "\(scheme.name) negotiation went on for more than "
+                    + "\(Self.maxNegotiationSteps) challenges with the same credential")
+            }
             return
         }
+        state.negotiationSteps = 0
         var scope = base
         scope.realm = strongest.realm
         if let rejected = state.credential {

@@ -48,6 +48,9 @@ struct AuthenticationStage: Sendable {
         /// Whether a connection-bound negotiation succeeded: that connection is authenticated, so later hops
         /// send nothing on it, and a new challenge (the connection was lost) starts a new handshake.
         var isEstablished = false
+        /// How many challenges in a row the running negotiation went on from without a new credential (a Digest
+        /// `stale=true`, NTLM's second message); see ``AuthenticationStage/maxNegotiationSteps``.
+        var negotiationSteps = 0
 
         /// Whether nothing is remembered yet; such a state needs no reset when the origin changes.
         var isEmpty: Bool {
@@ -61,6 +64,12 @@ struct AuthenticationStage: Sendable {
     /// Built-in and registered authenticators, strongest first.
     let authenticators: [any HTTPAuthenticator]
     let sessions: AuthenticationSessions?
+
+    /// The most challenges in a row one credential's negotiation may go on from within one request (a Digest
+    /// `stale=true` with a new nonce, NTLM's challenge message); one more fails the request, so that a server
+    /// answering `stale=true` forever cannot keep it looping. Four covers every real handshake (NTLM needs one,
+    /// a stale nonce one more).
+    static let maxNegotiationSteps = 4
 
     static let serverSources: [Source] = [.store, .url, .request, .persistent, .handler]
     static let proxySources: [Source] = [.route, .store, .request, .persistent, .handler]

@@ -26,6 +26,10 @@ struct KeyringFile {
             .fileSystem, path: path, message: "\(operation) failed: \(String(cString: strerror(code)))", errno: code)
     }
 
+    /// The largest file read, keyring or `.netrc`: 64 MiB (the size `fstat` reports; a device such as `/dev/zero`
+    /// reports 0 and is read as empty). A larger file is refused as damaged before any byte is read.
+    static let maxBytes = 64 << 20
+
     /// The file's bytes, or `nil` when it does not exist. A keyring is never read through a symbolic link.
     func read(followingLinks: Bool = false) throws(KeyringError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
@@ -36,8 +40,8 @@ struct KeyringFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw failure("fstat") }
-        guard info.st_size <= 64 << 20 else {
-            throw KeyringError(.damaged, path: path, message: "the file is too large to be a keyring")
+        guard info.st_size <= Self.maxBytes else {
+            throw KeyringError(.damaged, path: path, message: "the file is larger than 64 MiB")
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var done = 0

@@ -49,10 +49,10 @@ actor PACScriptLoader {
         case .text(let text):
             bytes = Array(text.utf8)
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return .failure(ClientError(.storageFailed, stage: .transport, message: "Cannot read PAC file \(path)"))
+            switch PACFileReader.read(path, maxBytes: maxBytes) {
+            case .success(let read): bytes = read
+            case .failure(let error): return .failure(error)
             }
-            bytes = Array(data)
         case .url(let url):
             guard let fetcher else {
                 return .failure(ClientError(.invalidConfiguration, stage: .transport,

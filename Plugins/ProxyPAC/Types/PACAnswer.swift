@@ -13,13 +13,23 @@ public import HTTPCore
 /// | `SOCKS5` | ``HTTPCore/ProxyRoute/Kind/socks5`` (names resolved by the proxy) | 1080 |
 ///
 /// Entries that cannot be read (an unknown keyword, a missing host, a bad port) are skipped, as browsers do; an
-/// answer with no usable entry means `DIRECT`.
+/// answer with no usable entry means `DIRECT`. Only the first ``maxRoutes`` usable entries are kept, so that a
+/// script answering a list without end cannot make one request fail over along it.
 public enum PACAnswer {
-    /// The routes an answer names, in order; `[.direct]` when it names none.
+    /// The most routes taken from one answer; later entries are ignored. 32: real answers name two or three.
+    public static let maxRoutes = 32
+
+    /// The routes an answer names, in order, at most ``maxRoutes``; `[.direct]` when it names none.
     /// - Parameter answer: What `FindProxyForURL` returned.
     /// - Returns: One or more routes.
     public static func routes(from answer: String) -> [ProxyRoute] {
-        let routes = answer.split(separator: ";").compactMap { route(from: $0) }
+        var routes: [ProxyRoute] = []
+        var rest = answer[...]
+        while routes.count < maxRoutes, !rest.isEmpty {
+            let end = rest.firstIndex(of: ";") ?? rest.endIndex
+            if let route = route(from: rest[..<end]) { routes.append(route) }
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+        }
         return routes.isEmpty ? [.direct] : routes
     }
 

@@ -22,10 +22,20 @@ struct XMLTree: Sendable {
         return true
     }()
 
+    /// The largest document parsed: 8 MiB. S3's largest answers (a list page of 1,000 keys of 1,024 bytes, or
+    /// 10,000 buckets) stay under 2 MiB; a larger body is refused with a clear message before libxml2 builds a tree
+    /// several times its size. (libxml2 2.9 without `XML_PARSE_HUGE` refuses any document over 10,000,000 bytes,
+    /// 10 MB per text node and 256 levels anyway, but only as "not well-formed".)
+    static let maxBytes = 8 << 20
+
     /// Parses a document with libxml2: no network access, no entity substitution, errors not printed.
-    /// - Throws: ``ClientError`` with ``ClientError/Code/protocolViolation`` when the bytes are not well-formed XML.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/protocolViolation`` when the bytes are not well-formed XML
+    ///   or are more than ``maxBytes``.
     static func parse(_ bytes: [UInt8]) throws -> XMLTree {
         _ = initialized
+        guard bytes.count <= maxBytes else {
+            throw ClientError(.protocolViolation, message: "The S3 response body is larger than \(maxBytes) bytes")
+        }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in

@@ -101,6 +101,10 @@ extension HTTP1ResponseParser {
         sectionBytes = 0
         let code = headStatus.code
         if code >= 100 && code < 200 && code != 101 {
+            interimCount += 1
+            guard interimCount <= limits.maxInterimResponses else {
+                throw HTTP1Syntax.violation("more than \(limits.maxInterimResponses) interim (1xx) responses")
+            }
             events.append(
                 .head(
                     HTTP1ResponseHead(
@@ -140,6 +144,9 @@ extension HTTP1ResponseParser {
         var size: Int64 = 0
         var index = 0
         while index < line.count, let value = HTTP1Syntax.hexValue(line[index]) {
+            guard index < HTTP1Limits.maxChunkSizeDigits else {
+                throw HTTP1Syntax.violation("chunk size longer than \(HTTP1Limits.maxChunkSizeDigits) hex digits")
+            }
             guard size <= Int64.max >> 4 else { throw HTTP1Syntax.violation("chunk size overflows") }
             size = size << 4 | Int64(value)
             index += 1

@@ -55,6 +55,8 @@ struct HTTP1ResponseParser {
     var receivedResponseBytes = false
     /// Bytes of the current head or trailer section so far, terminators included.
     var sectionBytes = 0
+    /// Interim (1xx) heads of the current response so far.
+    var interimCount = 0
     var headVersion = HTTPVersion.http1_1
     var headStatus = HTTPResponse.Status.ok
     /// The fields of the head or trailer section being parsed.
@@ -83,6 +85,7 @@ struct HTTP1ResponseParser {
         requestMethod = method
         state = .statusLine
         sectionBytes = 0
+        interimCount = 0
         sectionFields = HTTPFields()
     }
 
@@ -308,6 +311,7 @@ struct HTTP1ResponseParser {
         bodyBytesReceived = 0
         announcedLength = 0
         sectionBytes = 0
+        interimCount = 0
     }
 
     private mutating func stashBytes(_ start: UnsafeRawPointer, _ count: Int) {

@@ -37,6 +37,11 @@ extension POSIXTransport {
         /// lower-cased host name and a port, for example `example.org:8080`, the value an IPv4 or IPv6 literal.
         /// The request keeps its URL, `Host` field and TLS server name. Default empty.
         public var addressOverrides: [String: String]
+        /// The size limits of every response head, line, trailer section and run of interim (1xx) responses,
+        /// from origins and from proxies answering `CONNECT`. Default ``HTTP1Limits``'s defaults: 64 KiB per head,
+        /// 100 fields, 16 KiB per line, 100 interim responses. Raise them for a server that sends larger heads;
+        /// breaking one fails the request with ``HTTPCore/ClientError/Code/protocolViolation``.
+        public var responseLimits: HTTP1Limits
 
         /// Creates a configuration.
         /// - Parameters:
@@ -47,6 +52,7 @@ extension POSIXTransport {
         ///   - addressOverrides: Addresses by `host:port` to use instead of resolving the host.
         ///   - proxyTLS: The TLS settings for connections to HTTPS proxies.
         ///   - proxyParkingDuration: How long an unreachable proxy goes to the end of the route list.
+        ///   - responseLimits: The size limits of response heads.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
@@ -54,7 +60,8 @@ extension POSIXTransport {
             proxyResolver: (any ProxyResolver)? = nil,
             addressOverrides: [String: String] = [:],
             proxyTLS: TLSOptions = TLSOptions(),
-            proxyParkingDuration: Duration = .seconds(30)
+            proxyParkingDuration: Duration = .seconds(30),
+            responseLimits: HTTP1Limits = HTTP1Limits()
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -63,6 +70,7 @@ extension POSIXTransport {
             self.addressOverrides = addressOverrides
             self.proxyTLS = proxyTLS
             self.proxyParkingDuration = proxyParkingDuration
+            self.responseLimits = responseLimits
         }
     }
 }

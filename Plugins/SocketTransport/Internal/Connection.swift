@@ -26,7 +26,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     /// The TLS session for `https`, set once the handshake starts.
     private(set) var tls: TLSSession?
     /// The response parser; its state carries over between requests on the connection.
-    var parser = HTTP1ResponseParser()
+    var parser: HTTP1ResponseParser
     /// A reused array for the parser's events.
     var events: [HTTP1Event] = []
     /// The inactivity timeout for every wait of the current exchange (``NanoTime``; `never` for none).
@@ -57,8 +57,10 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     ///   - fd: The connected socket, already registered.
     ///   - handle: Its registration.
     ///   - key: The pool key it serves.
-    init(fd: Int32, handle: IOHandle, key: PoolKey) {
+    ///   - limits: The response parser's size limits.
+    init(fd: Int32, handle: IOHandle, key: PoolKey, limits: HTTP1Limits = HTTP1Limits()) {
         id = Self.ids.add(1, ordering: .relaxed).newValue
+        parser = HTTP1ResponseParser(limits: limits)
         self.fd = fd
         self.handle = handle
         self.key = key

@@ -16,6 +16,8 @@ struct Connector: Sendable {
     var addressOverrides: [String: String] = [:]
     /// ``POSIXTransport/Configuration/proxyTLS``.
     var proxyTLS = TLSOptions()
+    /// ``POSIXTransport/Configuration/responseLimits``.
+    var responseLimits = HTTP1Limits()
 
     /// Opens a connection for `key`.
     /// - Parameters:
@@ -134,7 +136,7 @@ struct Connector: Sendable {
             Socket.close(fd)
             throw error
         }
-        let connection = Connection(fd: fd, handle: handle, key: key)
+        let connection = Connection(fd: fd, handle: handle, key: key, limits: responseLimits)
         if started == EINPROGRESS {
             do {
                 try await handle.wait(for: .write, until: deadline)

@@ -49,7 +49,7 @@ enum ProxyTunnel {
                 throw ClientError(.protocolViolation, stage: .transport,
                                   message: "The proxy \(proxy) sent data before the TLS handshake with \(authority)")
             }
-            connection.parser = HTTP1ResponseParser()
+            connection.parser = HTTP1ResponseParser(limits: connection.parser.limits)
         case 407:
             let kept = body ?? []
             let length = kept.reduce(0) { $0 + $1.count }

@@ -28,7 +28,8 @@ final class TransportCore: Sendable {
 
     var connector: Connector {
         Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts,
-                  addressOverrides: configuration.addressOverrides, proxyTLS: configuration.proxyTLS)
+                  addressOverrides: configuration.addressOverrides, proxyTLS: configuration.proxyTLS,
+                  responseLimits: configuration.responseLimits)
     }
 
     /// Closes idle connections, fails waiters and in-flight waits, and stops the threads. Idempotent.
