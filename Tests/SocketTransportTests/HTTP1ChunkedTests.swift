@@ -31,8 +31,20 @@ struct HTTP1ChunkedTests {
             name: "extensions ignored", chunks: "3;name=value;flag\r\nabc\r\n0;last=\"yes\"\r\n\r\n",
             expected: [.body("abc"), .end(trailers: nil)]),
         Case(
-            name: "whitespace before extension", chunks: "3 ;x\r\nabc\r\n0\t\r\n\r\n",
+            name: "whitespace around extensions", chunks: "3 ;x = y ; z=\"q\\\"r\"\r\nabc\r\n0\t;end\r\n\r\n",
             expected: [.body("abc"), .end(trailers: nil)]),
+        // RFC 9112 §7.1.1: whitespace only before a `;`, and a name after every `;` (llhttp's response cases).
+        Case(
+            name: "whitespace after the size without an extension", chunks: "3  \r\nabc\r\n0\r\n\r\n",
+            expected: [.violation("invalid chunk size line")]),
+        Case(name: "a semicolon without a name", chunks: "2;\r\naa\r\n0\r\n\r\n",
+             expected: [.violation("invalid chunk size line")]),
+        Case(name: "an extension value missing", chunks: "2;a=\r\naa\r\n0\r\n\r\n",
+             expected: [.violation("invalid chunk size line")]),
+        Case(name: "an unterminated quoted value", chunks: "2;a=\"b\r\naa\r\n0\r\n\r\n",
+             expected: [.violation("invalid chunk size line")]),
+        Case(name: "junk after the size", chunks: "2 x\r\naa\r\n0\r\n\r\n",
+             expected: [.violation("invalid chunk size line")]),
         Case(name: "bare LF framing", chunks: "3\nabc\n0\n\n", expected: [.body("abc"), .end(trailers: nil)]),
         Case(
             name: "CRLF inside chunk data is data", chunks: "4\r\n\r\n\r\n\r\n0\r\n\r\n",

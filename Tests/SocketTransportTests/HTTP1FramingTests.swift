@@ -9,6 +9,7 @@ struct HTTP1FramingTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
         var methods: [HTTPRequest.Method] = [.get]
+        var upgradeRequested = false
         var input: String
         var eof = false
         var expected: [ParsedItem]
@@ -191,7 +192,7 @@ struct HTTP1FramingTests {
                 .violation("connection closed in the middle of the response head"),
             ]),
         Case(
-            name: "101 is final, bytes after it are held",
+            name: "101 is final, bytes after it are held", upgradeRequested: true,
             input: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\u{81}\u{0}",
             eof: true,
             expected: [
@@ -201,6 +202,10 @@ struct HTTP1FramingTests {
                         fields: ["Upgrade: websocket", "Connection: Upgrade"], framing: .none,
                         keepAlive: false)), .end(trailers: nil),
             ]),
+        Case(
+            name: "101 to a request that asked for no upgrade",
+            input: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nContent-Length: 4\r\n\r\nbody",
+            expected: [.violation("a 101 (Switching Protocols) answers a request that asked for no upgrade")]),
         Case(
             name: "CONNECT 200 is a tunnel", methods: [.connect],
             input: "HTTP/1.1 200 Connection established\r\n\r\n",
@@ -296,7 +301,7 @@ struct HTTP1FramingTests {
 
     @Test(arguments: cases)
     func framing(_ test: Case) {
-        let driver = ParserDriver(methods: test.methods, eof: test.eof)
+        let driver = ParserDriver(methods: test.methods, eof: test.eof, upgradeRequested: test.upgradeRequested)
         #expect(driver.runAllSplits(test.input) == test.expected)
     }
 
@@ -349,7 +354,7 @@ struct HTTP1FramingTests {
 
     @Test func bytesAfter101AreHandedOverNotParsed() throws {
         var parser = HTTP1ResponseParser()
-        parser.expectResponse(toMethod: .get)
+        parser.expectResponse(toMethod: .get, upgradeRequested: true)
         let input = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\nHTTP/1.1 200 OK\r\n\r\n".utf8)
         let events = try input.withUnsafeBytes { try parser.feed($0) }
         #expect(events.count == 2)

@@ -55,12 +55,14 @@ struct ParserDriver {
     var limits = HTTP1Limits()
     /// Whether the peer closes the connection after the input.
     var eof = false
+    /// Whether the requests asked for a protocol upgrade (a 101 is a violation otherwise).
+    var upgradeRequested = false
 
     /// Feeds `input` cut at `cuts` (ascending offsets) and returns the items, adjacent bodies merged.
     func run(_ input: [UInt8], cuts: [Int]) -> [ParsedItem] {
         var parser = HTTP1ResponseParser(limits: limits)
         var pendingMethods = methods[...]
-        parser.expectResponse(toMethod: pendingMethods.removeFirst())
+        parser.expectResponse(toMethod: pendingMethods.removeFirst(), upgradeRequested: upgradeRequested)
         var items: [ParsedItem] = []
         func record(_ events: [HTTP1Event]) {
             for event in events {
@@ -83,7 +85,7 @@ struct ParserDriver {
             var ended = events.last.map { if case .end = $0 { true } else { false } } ?? false
             while ended, let method = pendingMethods.first {
                 pendingMethods.removeFirst()
-                parser.expectResponse(toMethod: method)
+                parser.expectResponse(toMethod: method, upgradeRequested: upgradeRequested)
                 var more: [HTTP1Event] = []
                 do {
                     try parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), into: &more)

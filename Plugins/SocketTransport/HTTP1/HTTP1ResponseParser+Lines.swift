@@ -100,6 +100,9 @@ extension HTTP1ResponseParser {
         sectionFields = HTTPFields()
         sectionBytes = 0
         let code = headStatus.code
+        if code == 101 && !upgradeRequested {
+            throw HTTP1Syntax.violation("a 101 (Switching Protocols) answers a request that asked for no upgrade")
+        }
         if code >= 100 && code < 200 && code != 101 {
             interimCount += 1
             guard interimCount <= limits.maxInterimResponses else {
@@ -151,9 +154,7 @@ extension HTTP1ResponseParser {
             size = size << 4 | Int64(value)
             index += 1
         }
-        guard index > 0 else { throw HTTP1Syntax.violation("invalid chunk size line") }
-        while index < line.count, HTTP1Syntax.isOWS(line[index]) { index += 1 }
-        guard index == line.count || line[index] == UInt8(ascii: ";") else {
+        guard index > 0, Self.areChunkExtensions(line, from: index) else {
             throw HTTP1Syntax.violation("invalid chunk size line")
         }
         if size == 0 {
@@ -162,6 +163,50 @@ extension HTTP1ResponseParser {
             sectionFields = HTTPFields()
         } else {
             state = .chunkData(remaining: size)
+        }
+    }
+
+    /// Whether `line[start...]` is RFC 9112's `*( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )`:
+    /// whitespace after the size only before a `;`, and every `;` followed by a name (llhttp's strict rules; a
+    /// lenient reading here is where request-smuggling parsers disagree).
+    static func areChunkExtensions(_ line: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        var index = start
+        func skipWhitespace() { while index < line.count, HTTP1Syntax.isOWS(line[index]) { index += 1 } }
+        func skipToken() -> Bool {
+            let first = index
+            while index < line.count, HTTP1Syntax.isToken(line[index]) { index += 1 }
+            return index > first
+        }
+        while index < line.count {
+            skipWhitespace()
+            guard index < line.count, line[index] == UInt8(ascii: ";") else { return false }
+            index += 1
+            skipWhitespace()
+            guard skipToken() else { return false }
+            skipWhitespace()
+            guard index < line.count, line[index] == UInt8(ascii: "=") else { continue }
+            index += 1
+            skipWhitespace()
+            if index < line.count, line[index] == UInt8(ascii: "\"") {
+                guard skipQuotedString() else { return false }
+            } else if !skipToken() {
+                return false
+            }
+            skipWhitespace()
+        }
+        return true
+
+        func skipQuotedString() -> Bool {
+            index += 1
+            while index < line.count {
+                switch line[index] {
+                case UInt8(ascii: "\""): index += 1; return true
+                case UInt8(ascii: "\\"): index += 2
+                case let byte where byte < HTTP1Syntax.sp && byte != HTTP1Syntax.htab || byte == 0x7F: return false
+                default: index += 1
+                }
+            }
+            return false
         }
     }
 

@@ -46,6 +46,8 @@ struct HTTP1ResponseParser {
     let limits: HTTP1Limits
     var state: State = .awaitingRequest
     var requestMethod: HTTPRequest.Method = .get
+    /// Whether the request asked for a protocol upgrade; a 101 answers nothing else.
+    var upgradeRequested = false
     /// The start of a line that was split across feeds.
     var lineBuffer: [UInt8] = []
     /// Bytes that arrived while no response was expected.
@@ -75,14 +77,18 @@ struct HTTP1ResponseParser {
     /// Prepares for the response to a request that was (or is being) sent.
     ///
     /// Call it once per request before feeding its response. The method matters: a response to `HEAD` has no
-    /// body, and a 2xx response to `CONNECT` turns the connection into a tunnel.
-    /// - Parameter method: The request's method.
-    mutating func expectResponse(toMethod method: HTTPRequest.Method) {
+    /// body, and a 2xx response to `CONNECT` turns the connection into a tunnel. A 101 is a violation unless the
+    /// request asked for an upgrade (RFC 9110 §15.2.2): a server must not switch protocols unasked.
+    /// - Parameters:
+    ///   - method: The request's method.
+    ///   - upgradeRequested: Whether the request carried `Upgrade`.
+    mutating func expectResponse(toMethod method: HTTPRequest.Method, upgradeRequested: Bool = false) {
         let between =
             state == .awaitingRequest
             || (state == .statusLine && !receivedResponseBytes && lineBuffer.isEmpty)
         precondition(between, "expectResponse(toMethod:) called while a response is in progress (\(state))")
         requestMethod = method
+        self.upgradeRequested = upgradeRequested
         state = .statusLine
         sectionBytes = 0
         interimCount = 0

@@ -18,7 +18,8 @@ struct HTTP1Exchange {
     /// - Throws: ``ClientError`` or `CancellationError`; the connection is then the caller's to close.
     func run() async throws -> Response {
         connection.inactivityTimeout = plan.timeout
-        connection.parser.expectResponse(toMethod: plan.request.method)
+        connection.parser.expectResponse(
+            toMethod: plan.request.method, upgradeRequested: plan.request.headerFields[.upgrade] != nil)
         connection.requestCount += 1
         var writer = RequestWriter(plan: plan, connection: connection, context: context)
         // A server may answer before the body is sent (413, 401, 417) and close; the write then fails but the
