@@ -75,7 +75,8 @@ package final class HttpbinPeer {
             process.terminate()
             let log = process.logTail
             if log.contains("[ERROR]") || log.contains("[CRITICAL]") || log.contains("Traceback") {
-                fputs("httpbin on port \(port) logged errors:\n\(log)\n", stderr)
+                let message = Array("httpbin on port \(port) logged errors:\n\(log)\n".utf8)
+                _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }  // `stderr` is not Sendable
             }
         }
         process = nil
