@@ -34,7 +34,7 @@ struct XMLTree: Sendable {
         else {
             throw ClientError(.internalError, message: "libxml2 (libxml2.so.2) cannot be loaded to read S3's XML")
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let options = Int32(C_XML_PARSE_NONET | C_XML_PARSE_NOERROR | C_XML_PARSE_NOWARNING)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -52,14 +52,14 @@ struct XMLTree: Sendable {
         return tree(root)
     }
 
-    private static func tree(_ node: xmlNodePtr) -> XMLTree {
+    private static func tree(_ node: UnsafeMutablePointer<c_xml_node>) -> XMLTree {
         var element = XMLTree(name: String(cString: node.pointee.name), text: "", children: [])
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
-            case XML_ELEMENT_NODE:
+            case Int32(C_XML_ELEMENT_NODE):
                 element.children.append(tree(current))
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            case Int32(C_XML_TEXT_NODE), Int32(C_XML_CDATA_SECTION_NODE):
                 if let content = current.pointee.content { element.text += String(cString: content) }
             default:
                 break
