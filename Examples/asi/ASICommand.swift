@@ -97,15 +97,19 @@ struct ASICommand: AsyncParsableCommand {
     /// the last failing group's. URLs, `--url` and `-K/--config` are read by ``ArgumentSplitter`` first, so the
     /// parser sees only the options and the time grows linearly with the number of URLs.
     static func main() async {
-        var commands: [ASICommand] = []
+        var commands: [any ParsableCommand] = []
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if ArgumentSplitter.isNeeded(for: arguments),
                 let outcome = try ArgumentSplitter(table: .of(ASICommand.self)).split(arguments)
             {
-                for group in outcome.groups { commands.append(try parsed(group.parserArguments, urls: group.urls)) }
-                if !outcome.warnings.isEmpty && commands.contains(where: { !$0.output.silent || $0.output.showError })
-                {
+                var warns = false
+                for group in outcome.groups {
+                    let command = try parsed(group.parserArguments, urls: group.urls)
+                    if let asi = command as? ASICommand, !asi.output.silent || asi.output.showError { warns = true }
+                    commands.append(command)
+                }
+                if warns && !outcome.warnings.isEmpty {
                     Output.writeError(outcome.warnings.map { "asi: \($0)\n" }.joined())
                 }
             } else {
@@ -121,9 +125,13 @@ struct ASICommand: AsyncParsableCommand {
             exit(withError: error)
         }
         var failure: ExitCode?
-        for command in commands {
+        for var command in commands {
             do {
-                try await command.run()
+                if var command = command as? any AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
             } catch let code as ExitCode {
                 failure = code
             } catch {
@@ -137,12 +145,11 @@ struct ASICommand: AsyncParsableCommand {
     /// - Parameters:
     ///   - arguments: The options (and, without `urls`, the URLs too).
     ///   - urls: The group's URLs, or `nil` when the parser read them from `arguments`.
-    /// - Returns: The command, validated.
+    /// - Returns: The command, validated; or what the parser answered instead (its help command for `--help`).
     /// - Throws: The parser's errors, or `ValidationError`.
-    static func parsed(_ arguments: [String], urls: [String]?) throws -> ASICommand {
-        guard var command = try parseAsRoot(arguments) as? ASICommand else {
-            throw ValidationError("Unexpected command.")
-        }
+    static func parsed(_ arguments: [String], urls: [String]?) throws -> any ParsableCommand {
+        let parsed = try parseAsRoot(arguments)
+        guard var command = parsed as? ASICommand else { return parsed }
         command.urls = (urls ?? command.urls) + command.urlOptions
         try command.validateArguments()
         return command

@@ -95,6 +95,15 @@ struct ASICommandConfigFileTests {
         }
     }
 
+    @Test func helpListsURLAndConfigAndExitsZero() async throws {
+        for arguments in [["--help"], ["-h"], ["--url", "http://127.0.0.1:9/", "--help"]] {
+            let run = try await ASICommandRun.run(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.output.contains("--url <url>"), "\(arguments): \(run.output)")
+            #expect(run.output.contains("-K, --config <file>"), "\(arguments): \(run.output)")
+        }
+    }
+
     @Test func twoThousandURLsAreAllFetchedInOrder() async throws {
         try await withNginx { nginx in
             let pair = [nginx.url("/hello.txt").absoluteString, nginx.url("/1k.bin").absoluteString]

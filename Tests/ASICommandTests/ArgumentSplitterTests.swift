@@ -126,9 +126,9 @@ struct ArgumentSplitterTests {
         ["-i", "--compressed", "-u", "me:pw", "u1", "--", "-u2"],
     ])
     func theSplitParsesAsTheWholeLineDoes(arguments: [String]) throws {
-        let whole = try ASICommand.parsed(arguments, urls: nil)
+        let whole = try #require(try ASICommand.parsed(arguments, urls: nil) as? ASICommand)
         let group = try #require(try Self.splitter().split(arguments)?.groups.first)
-        let split = try ASICommand.parsed(group.parserArguments, urls: group.urls)
+        let split = try #require(try ASICommand.parsed(group.parserArguments, urls: group.urls) as? ASICommand)
         #expect(split.urls == whole.urls)
         #expect(split.output.outputs == whole.output.outputs)
         #expect(split.output.silent == whole.output.silent)
