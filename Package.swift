@@ -89,7 +89,8 @@ let package = Package(
         .target(name: "ProxyPAC", dependencies: ["HTTPCore", "CDuktape"], path: "Plugins/ProxyPAC"),
         // Amazon S3 (issue 17): SigV4 signing, S3 requests and XML (libxml2). AmazonS3 runs them through a Client.
         .systemLibrary(
-            name: "CLibXML2", path: "Plugins/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]
+            // Opened with dlopen (decision 0021): no pkg-config, so nothing links libxml2 or reads its headers.
+            name: "CLibXML2", path: "Plugins/CLibXML2", providers: [.apt(["libxml2"])]
         ),
         .target(name: "S3", dependencies: ["HTTPCore", "COpenSSL", "CLibXML2"], path: "Plugins/S3"),
         .target(name: "AmazonS3", dependencies: ["HTTPCore", "HTTPPipeline", "S3"], path: "Modules/AmazonS3"),

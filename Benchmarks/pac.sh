@@ -4,7 +4,7 @@
 # FindProxyForURL EVALS times; ASIKit's figure includes the hop to the engine's thread and parsing the answer into
 # routes, pacparser's is its in-process find_proxy call from Python. The answers are checked equal first.
 #
-# Usage: Benchmarks/pac.sh        Environment: EVALS [20000], RUNS [5], SKIP_BUILD [0]
+# Usage: Benchmarks/pac.sh        Environment: EVALS [20000], RUNS [5], SKIP_BUILD [0], ASI [a debug build of asi]
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,8 +16,8 @@ python3 -c 'import pacparser' 2>/dev/null || python3 -m pip install -q pacparser
 cd "$HERE"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then swift build -c release --product pac-bench >&2; fi
 bench="$(swift build -c release --show-bin-path)/pac-bench"
-(cd .. && swift build --product asi >&2)
-asi="$(cd .. && swift build --show-bin-path)/asi"
+if [ -z "${ASI:-}" ]; then (cd .. && swift build --product asi >&2); fi
+asi="${ASI:-$(cd .. && swift build --show-bin-path)/asi}"
 
 # Same answers first.
 while read -r url; do

@@ -13,7 +13,8 @@
 #                   asikit-bench inside withTaskExecutorPreference(transport.taskExecutor) (opt-in, decision 0006),
 #                   measured on the seq, conc and tls rows only; asikit-obs is asikit-bench with
 #                   ObservabilityMiddleware and no backend (decision 0018), on the seq, conc and dl rows only
-#   ROWS ["seq conc queue dl gzip hs tls file cache"] which rows to measure
+#   ROWS ["seq conc queue dl gzip hs tls file cache c1k"] which rows to measure
+#   C1K [1000]      connections of the c1k row (N GETs over C1K connections at once)
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
 #   SKIP_BUILD [0]  reuse the last release build
 #   OUT [unset]     also write the table to this file
@@ -26,12 +27,14 @@ DL_RUNS="${DL_RUNS:-9}"
 BIG_RUNS="${BIG_RUNS:-5}"
 N="${N:-10000}"
 C="${C:-16}"
+C1K="${C1K:-1000}"
 HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
 CLIENTS="${CLIENTS:-asikit asikit-loop asikit-obs libcurl ahc urlsession}"
-ROWS="${ROWS:-seq conc queue dl gzip hs tls file cache}"
+ROWS="${ROWS:-seq conc queue dl gzip hs tls file cache c1k}"
 LIMIT=300 # seconds, per client command
+ulimit -n 8192 2>/dev/null || true # the c1k row's 1,000 connections
 SERVER_CPU=() CLIENT_CPU=()
 if [ "${PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
     SERVER_CPU=(taskset -c 0) CLIENT_CPU=(taskset -c 1)
@@ -127,7 +130,8 @@ cat >"$WORK/nginx.conf" <<EOF
 worker_processes 1;
 pid $WORK/nginx.pid;
 error_log $WORK/error.log warn;
-events { worker_connections 1024; }
+worker_rlimit_nofile 8192;
+events { worker_connections 4096; } # the c1k row opens 1,000 client connections
 http {
     access_log off;
     sendfile on;
@@ -165,7 +169,7 @@ LOAD_START="$(cut -d' ' -f1 /proc/loadavg)"
 awk -v l="$LOAD_START" 'BEGIN { exit !(l > 1.0) }' && say "warning: load average $LOAD_START: other work on this machine will make the numbers noisy"
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 accepted() { curl -s "$BASE/nginx_status" | awk 'NR == 3 { print $1 }'; }
-declare -A VALUES RSS NOTE # VALUES[row,client] = newline-separated results; RSS[row,client] = peak RSS in MiB
+declare -A VALUES RSS NOTE THREADS # VALUES[row,client] = newline-separated results; RSS[row,client] = peak RSS in MiB
 
 binary() {
     case "$1" in
@@ -203,6 +207,7 @@ measure() {
         return 0
     fi
     VALUES["$row,$client"]+="$value"$'\n'
+    THREADS["$row,$client"]+="$(tr ' ' '\n' <<<"$result" | awk -F= '$1 == "threads" { print $2 }')"$'\n'
     RSS["$row,$client"]+="$(awk '/^RSSKB/ { printf "%.1f", $2 / 1024 }' "$WORK/time.txt")"$'\n'
     say "  $row $client: $result rss_mib=$(awk '/^RSSKB/ { printf "%.1f", $2 / 1024 }' "$WORK/time.txt") tcp_accepted=$((a1 - a0 - 1))"
 }
@@ -246,10 +251,12 @@ wants gzip && row_runs gzip "$DL_RUNS" MBps "$TEXT_BYTES" gzip "$BASE/static/tex
 wants hs && row_runs hs "$RUNS" rps $((HS_N * 1024)) handshake "$TLS_1K" "$HS_N"
 wants tls && { row_runs tls "$RUNS" rps $((TLS_N * 1024)) seq "$TLS_1K" "$TLS_N"; for _ in $(seq 1 "$RUNS"); do wrk_rate tls 1 "$TLS_1K"; done; }
 wants file && row_runs file "$BIG_RUNS" MBps "$BIG_BYTES" download "$BASE/1g.bin" "$WORK/out.bin"
+wants c1k && row_runs c1k "$RUNS" rps $((N * 1024)) conc "$U1K" "$N" "$C1K"
 wants cache && row_runs cache "$RUNS" rps $((N * 1024)) cache "$BASE/fresh/1k.bin" "$N" "$WORK/cache"
 
 # ---------------------------------------------------------------------------------------------- table
 med() { { grep . <<<"${VALUES[$1]:-}" || true; } | median; }
+thr() { { grep . <<<"${THREADS[$1]:-}" || true; } | median; }
 medrss() { { grep . <<<"${RSS[$1]:-}" || true; } | median; }
 fmt() { # fmt VALUE DECIMALS
     case "$1" in "" | n/a) printf 'n/a' ;; *) printf "%.${2}f" "$1" ;; esac
@@ -292,6 +299,14 @@ rss_row() { # rss_row ROW LABEL
     line "$label" "-" "$(fmt "$a" 1)" "$(fmt "$l" 1)" "$(fmt "$h" 1)" "$(fmt "$u" 1)" "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
 }
 
+threads_row() { # threads_row ROW LABEL : the median thread count each client reported
+    local row="$1" label="$2"
+    wants "$row" || return 0
+    local a l h u
+    a="$(thr "$row,asikit")" l="$(thr "$row,libcurl")" h="$(thr "$row,ahc")" u="$(thr "$row,urlsession")"
+    line "$label" "-" "$(fmt "$a" 0)" "$(fmt "$l" 0)" "$(fmt "$h" 0)" "$(fmt "$u" 0)" "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
+}
+
 ahc_version() {
     awk '/"identity" : "async-http-client"/ { found = 1 } found && /"version"/ { gsub(/[",]/, "", $3); print $3; exit }' \
         "$HERE/Package.resolved" 2>/dev/null || echo "?"
@@ -324,6 +339,9 @@ table() {
     loop_row tls "  same, on transport.taskExecutor (**)"
     table_row file "1 GiB download to a file, MB/s" 0
     table_row cache "1 KiB GET answered by DiskCache, req/s (***)" 0 seq
+    table_row c1k "1 KiB GET, $C1K connections, req/s (*****)" 0
+    rss_row c1k "  peak RSS, 1 KiB GET x$C1K, MiB"
+    threads_row c1k "  threads at the end, 1 KiB GET x$C1K"
     rss_row file "  peak RSS during the 1 GiB download, MiB"
     rss_row conc "  peak RSS, 1 KiB GET x$C, MiB"
     echo
@@ -339,6 +357,8 @@ table() {
     echo "(****) ASIKit with ObservabilityMiddleware (ASIKitObservability) installed and no tracer or metrics backend"
     echo "    bootstrapped (client asikit-obs, ASIKIT_OBSERVABILITY=1): the cost of the middleware when it has nothing"
     echo "    to record; compare with the ASIKit cell of the row above."
+    echo "(*****) $N GETs over $C1K connections at once: ASIKit's one event-loop thread (POSIXTransport) with $C1K tasks,"
+    echo "    libcurl's one multi handle; the threads row counts the process's threads when the run ends."
 }
 echo
 table

@@ -57,6 +57,17 @@ static void perform(CURL *h) {
     if (rc != CURLE_OK) fail("transfer", rc);
 }
 
+/* The number of threads this process has now (/proc/self/status), for the 1,000-connection row. */
+static int threads(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    int count = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &count) == 1) break;
+    if (f) fclose(f);
+    return count;
+}
+
 /* Runs `target` transfers over `width` easy handles of one multi handle; returns the seconds taken. */
 static double run_multi(CURLM *m, CURL **handles, const char *url, long target, long width) {
     long started = 0, done = 0;
@@ -118,8 +129,8 @@ int main(int argc, char **argv) {
         run_multi(m, handles, url, width, width); /* warm-up: opens C connections */
         received = 0;
         double dt = run_multi(m, handles, url, n, width);
-        printf("RESULT client=libcurl mode=conc requests=%ld concurrency=%ld bytes=%lld seconds=%f rps=%f\n", n, width,
-               received, dt, n / dt);
+        printf("RESULT client=libcurl mode=conc requests=%ld concurrency=%ld bytes=%lld seconds=%f rps=%f threads=%d\n",
+               n, width, received, dt, n / dt, threads());
         for (long i = 0; i < width; i++) curl_easy_cleanup(handles[i]);
         curl_multi_cleanup(m);
         free(handles);

@@ -37,6 +37,22 @@ struct ASICommand: AsyncParsableCommand {
     @Argument(help: "The URLs to fetch.")
     var urls: [String] = []
 
+    // `--url` and `-K/--config` are read by ArgumentSplitter before the parser (a `--url` joins the positional
+    // URLs in order; a config file's lines stand in for `-K FILE`); they are declared here so that `--help` lists
+    // them. (Here rather than in an option group of their own: each group type costs the parser's reflection at
+    // every start.)
+    @Option(
+        name: .customLong("url"),
+        help: ArgumentHelp("A URL to fetch, as if given on its own (repeatable).", valueName: "url"))
+    var urlOptions: [String] = []
+
+    @Option(
+        name: [.customShort("K"), .customLong("config")],
+        help: ArgumentHelp(
+            "Read options and URLs from this file in curl's config syntax (url = ..., output = ..., flags; "
+                + "- reads standard input).", valueName: "file"))
+    var configFiles: [String] = []
+
     @OptionGroup(title: "Request") var request: RequestFlags
     @OptionGroup(title: "Authentication") var auth: AuthFlags
     @OptionGroup(title: "Cookies") var cookie: CookieFlags
@@ -51,7 +67,12 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Proxy auto-config") var pac: PACFlags
     @OptionGroup(title: "AWS") var aws: AWSSigV4Flags
 
-    func validate() throws {
+    /// The checks that need every URL, run once ``ArgumentSplitter``'s URLs are set (not as the parser's
+    /// `validate()`, which would see none of them).
+    func validateArguments() throws {
+        if !configFiles.isEmpty {
+            throw ValidationError("-K/--config cannot be read on this command line.")
+        }
         if urls.isEmpty && pac.testURL == nil { throw ValidationError("No URL given.") }
         if pac.testURL != nil && pac.source == nil { throw ValidationError("--pac-test needs --pac.") }
         if let resume = output.continueAt, resume != "-" {
@@ -73,11 +94,30 @@ struct ASICommand: AsyncParsableCommand {
 
     /// Parses the arguments and runs; usage errors exit with 2, as curl's do. `--next` starts another group of
     /// URLs with its own options (curl's flag): every group is parsed first, then run in order; the exit code is
-    /// the last failing group's.
+    /// the last failing group's. URLs, `--url` and `-K/--config` are read by ``ArgumentSplitter`` first, so the
+    /// parser sees only the options and the time grows linearly with the number of URLs.
     static func main() async {
         var commands: [any ParsableCommand] = []
         do {
-            for group in groups(Array(CommandLine.arguments.dropFirst())) { commands.append(try parseAsRoot(group)) }
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if ArgumentSplitter.isNeeded(for: arguments),
+                let outcome = try ArgumentSplitter(table: .of(ASICommand.self)).split(arguments)
+            {
+                var warns = false
+                for group in outcome.groups {
+                    let command = try parsed(group.parserArguments, urls: group.urls)
+                    if let asi = command as? ASICommand, !asi.output.silent || asi.output.showError { warns = true }
+                    commands.append(command)
+                }
+                if warns && !outcome.warnings.isEmpty {
+                    Output.writeError(outcome.warnings.map { "asi: \($0)\n" }.joined())
+                }
+            } else {
+                for group in groups(arguments) { commands.append(try parsed(group, urls: nil)) }
+            }
+        } catch let failure as TransferFailure {
+            Output.writeError("asi: (\(failure.exitCode)) \(failure.message)\n")
+            exit(withError: ExitCode(failure.exitCode))
         } catch let error where exitCode(for: error) == .validationFailure {
             Output.writeError("asi: " + message(for: error) + "\nTry 'asi --help' for more information.\n")
             exit(withError: ExitCode(2))
@@ -99,6 +139,20 @@ struct ASICommand: AsyncParsableCommand {
             }
         }
         if let failure { exit(withError: failure) }
+    }
+
+    /// Parses one group's options and sets its URLs.
+    /// - Parameters:
+    ///   - arguments: The options (and, without `urls`, the URLs too).
+    ///   - urls: The group's URLs, or `nil` when the parser read them from `arguments`.
+    /// - Returns: The command, validated; or what the parser answered instead (its help command for `--help`).
+    /// - Throws: The parser's errors, or `ValidationError`.
+    static func parsed(_ arguments: [String], urls: [String]?) throws -> any ParsableCommand {
+        let parsed = try parseAsRoot(arguments)
+        guard var command = parsed as? ASICommand else { return parsed }
+        command.urls = (urls ?? command.urls) + command.urlOptions
+        try command.validateArguments()
+        return command
     }
 
     /// The arguments split at each `--next`; empty groups are dropped.

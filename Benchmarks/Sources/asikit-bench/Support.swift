@@ -20,6 +20,13 @@ enum BenchRequest {
 }
 
 /// Monotonic seconds.
+/// The number of threads this process has now (`Threads:` in `/proc/self/status`), for the 1,000-connection row.
+func threadCount() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+    return line.flatMap { Int(String($0.filter(\.isNumber))) } ?? 0
+}
+
 func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)

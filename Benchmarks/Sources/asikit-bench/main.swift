@@ -32,7 +32,9 @@ func count(_ index: Int, _ name: String) -> Int {
     return value
 }
 
-let transport = POSIXTransport(configuration: .init(maxConnectionsPerHost: 64))
+// At least 64 connections, and as many as `conc` asks for (the 1,000-connection row).
+let width = mode == "conc" && arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0
+let transport = POSIXTransport(configuration: .init(maxConnectionsPerHost: max(64, width)))
 let cacheDirectory = mode == "cache" && arguments.count > 4 ? arguments[4] : nil
 let client = Client(
     transport: transport,
@@ -60,7 +62,9 @@ do {
         let (n, c) = (count(3, "N"), count(4, "C"))
         _ = try await bench.concurrent(c, c)  // warm-up: opens C connections
         let (bytes, seconds) = try await timed { try await bench.concurrent(n, c) }
-        report("conc requests=\(n) concurrency=\(c) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds)")
+        report(
+            "conc requests=\(n) concurrency=\(c) bytes=\(bytes) seconds=\(seconds) rps=\(Double(n) / seconds) "
+                + "threads=\(threadCount())")
     case "queue":
         let (n, c) = (count(3, "N"), count(4, "C"))
         _ = try await bench.concurrent(c, c)

@@ -62,8 +62,10 @@ final class ZlibDecoder: ContentDecoder {
         return made
     }
 
+    /// Inflates `input` straight into the stream's output buffer (reused from chunk to chunk, doubled only when a
+    /// chunk inflates to more than any before) and copies the result once into an array of its exact size.
     private func inflate(_ input: [UInt8], _ stream: ZlibStream) throws -> [UInt8] {
-        var output: [UInt8] = []
+        var filled = 0
         try input.withUnsafeBufferPointer { input in
             var offset = 0
             while offset < input.count {
@@ -77,21 +79,27 @@ final class ZlibDecoder: ContentDecoder {
                 let rest = UnsafeBufferPointer(rebasing: input[offset...])
                 stream.setInput(rest)
                 defer { stream.clearInput() }
-                try run(stream, into: &output)
+                try run(stream, filled: &filled)
                 offset = input.count - stream.pendingInput
             }
         }
-        return output
+        guard filled > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: filled) { output, count in
+            _ = output.initialize(from: UnsafeBufferPointer(rebasing: stream.buffer[..<filled]))
+            count = filled
+        }
     }
 
-    /// Inflates until the input is used up or the stream ends.
-    private func run(_ stream: ZlibStream, into output: inout [UInt8]) throws {
+    /// Inflates until the input is used up or the stream ends, appending to the stream's buffer after `filled`.
+    private func run(_ stream: ZlibStream, filled: inout Int) throws {
         while true {
-            stream.resetOutput()
+            if filled == stream.buffer.count { stream.growBuffer() }
+            stream.setOutput(from: filled)
             let before = stream.pendingInput
+            let room = stream.buffer.count - filled
             let status = CZlib.inflate(stream.pointer, Z_NO_FLUSH)
-            let produced = stream.produced
-            if produced > 0 { output.append(contentsOf: UnsafeBufferPointer(rebasing: stream.buffer[..<produced])) }
+            let produced = room - Int(stream.pointer.pointee.avail_out)
+            filled += produced
             consumed += Int64(before - stream.pendingInput)
             decoded += Int64(produced)
             try checkLimits()
@@ -100,7 +108,7 @@ final class ZlibDecoder: ContentDecoder {
                 ended = true
                 return
             case Z_OK:
-                if stream.pendingInput == 0 && produced < stream.buffer.count { return }
+                if stream.pendingInput == 0 && filled < stream.buffer.count { return }
             case Z_BUF_ERROR:
                 if stream.pendingInput == 0 { return }  // needs more input
                 throw ZlibStream.error("Cannot inflate the body", status: status, stream: stream.pointer)

@@ -8,7 +8,8 @@ final class ZlibStream {
     static let bufferSize = 256 * 1024
 
     let pointer: UnsafeMutablePointer<z_stream>
-    let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The output buffer: ``bufferSize`` bytes, or more once ``growBuffer()`` doubled it.
+    private(set) var buffer: UnsafeMutableBufferPointer<UInt8>
     private let end: (UnsafeMutablePointer<z_stream>) -> Int32
     private var isOpen = false
 
@@ -51,6 +52,21 @@ final class ZlibStream {
     func resetOutput() {
         pointer.pointee.next_out = buffer.baseAddress
         pointer.pointee.avail_out = UInt32(buffer.count)
+    }
+
+    /// Gives zlib the output buffer from `offset` on (what lies before it is kept).
+    func setOutput(from offset: Int) {
+        pointer.pointee.next_out = buffer.baseAddress.map { $0 + offset }
+        pointer.pointee.avail_out = UInt32(buffer.count - offset)
+    }
+
+    /// Doubles the output buffer, keeping its bytes; the buffer then stays that size for the stream's life, so
+    /// growth happens only when a chunk produces more than any chunk before it.
+    func growBuffer() {
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+        _ = grown.initialize(from: buffer)
+        buffer.deallocate()
+        buffer = grown
     }
 
     /// How many bytes zlib wrote since ``resetOutput()``.

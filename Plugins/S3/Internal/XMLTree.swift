@@ -17,9 +17,12 @@ struct XMLTree: Sendable {
     /// The text of the first child named `name`.
     func text(_ name: String) -> String? { child(name)?.text }
 
-    private static let initialized: Bool = {
-        xmlInitParser()
-        return true
+    /// libxml2's functions, loaded on first use (the plug-in does not link it; see `CLibXML2/shim.h`).
+    private static let libxml2: c_libxml2_functions? = {
+        let functions = c_libxml2_load()
+        guard let initParser = functions.initParser else { return nil }
+        initParser()
+        return functions
     }()
 
     /// The largest document parsed: 8 MiB. S3's largest answers (a list page of 1,000 keys of 1,024 bytes, or
@@ -30,38 +33,43 @@ struct XMLTree: Sendable {
 
     /// Parses a document with libxml2: no network access, no entity substitution, errors not printed.
     /// - Throws: ``ClientError`` with ``ClientError/Code/protocolViolation`` when the bytes are not well-formed XML
-    ///   or are more than ``maxBytes``.
+    ///   or are more than ``maxBytes``, or ``ClientError/Code/internalError`` when libxml2 (`libxml2.so.2`) cannot
+    ///   be loaded.
     static func parse(_ bytes: [UInt8]) throws -> XMLTree {
-        _ = initialized
         guard bytes.count <= maxBytes else {
             throw ClientError(.protocolViolation, message: "The S3 response body is larger than \(maxBytes) bytes")
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        guard let libxml2, let readMemory = libxml2.readMemory, let freeDoc = libxml2.freeDoc,
+            let rootElement = libxml2.docGetRootElement
+        else {
+            throw ClientError(.internalError, message: "libxml2 (libxml2.so.2) cannot be loaded to read S3's XML")
+        }
+        let options = Int32(C_XML_PARSE_NONET | C_XML_PARSE_NOERROR | C_XML_PARSE_NOWARNING)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    xmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+                    readMemory($0, Int32(buffer.count), nil, "UTF-8", options)
                 }
             }
         }
         guard let document else {
             throw ClientError(.protocolViolation, message: "The S3 response body is not well-formed XML")
         }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else {
+        defer { freeDoc(document) }
+        guard let root = rootElement(document) else {
             throw ClientError(.protocolViolation, message: "The S3 response body has no XML root element")
         }
         return tree(root)
     }
 
-    private static func tree(_ node: xmlNodePtr) -> XMLTree {
+    private static func tree(_ node: UnsafeMutablePointer<c_xml_node>) -> XMLTree {
         var element = XMLTree(name: String(cString: node.pointee.name), text: "", children: [])
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
-            case XML_ELEMENT_NODE:
+            case Int32(C_XML_ELEMENT_NODE):
                 element.children.append(tree(current))
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+            case Int32(C_XML_TEXT_NODE), Int32(C_XML_CDATA_SECTION_NODE):
                 if let content = current.pointee.content { element.text += String(cString: content) }
             default:
                 break
