@@ -75,7 +75,8 @@ package final class HttpbinPeer {
             process.terminate()
             let log = process.logTail
             if log.contains("[ERROR]") || log.contains("[CRITICAL]") || log.contains("Traceback") {
-                fputs("httpbin on port \(port) logged errors:\n\(log)\n", stderr)
+                let report = "httpbin on port \(port) logged errors:\n\(log)\n"
+                _ = write(STDERR_FILENO, report, report.utf8.count)
             }
         }
         process = nil
