@@ -21,7 +21,7 @@ import HTTPCore
 /// | 58   | problem with local cert     | `invalidConfiguration` (certificate, key or CA file)           |
 /// | 52   | got nothing                 | `emptyResponse`: the server closed without answering           |
 /// | 55   | failed sending network data | `sendFailed`: the connection broke while sending, no answer    |
-/// | 56   | failure receiving network data | `receiveFailed`: reset while the answer was awaited or read |
+/// | 56   | failure receiving data      | `receiveFailed`: reset while the answer was awaited or read    |
 /// | 60   | peer certificate problem    | `certificateInvalid`                                           |
 /// | 61   | bad content encoding        | `compressionFailed`                                            |
 /// | 67   | login denied                | `authenticationFailed`                                         |

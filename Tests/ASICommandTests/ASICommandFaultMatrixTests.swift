@@ -85,7 +85,8 @@ struct ASICommandFaultMatrixTests {
     @Test func aRedirectLoopIs47() async throws {
         let server = try LoopbackServer { _ in .redirect(302, to: "/loop") }
         defer { server.shutdown() }
-        let run = try await ASICommandRun.run(["-s", "-S", "-L", "--max-redirs", "20", server.url("/loop").absoluteString])
+        let url = server.url("/loop").absoluteString
+        let run = try await ASICommandRun.run(["-s", "-S", "-L", "--max-redirs", "20", url])
         #expect(run.status == 47, "\(run.stderr)")
         #expect(server.requests.count == 21)
     }

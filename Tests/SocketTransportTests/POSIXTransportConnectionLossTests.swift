@@ -30,6 +30,21 @@ import Glibc
         #expect(received <= 1000)
     }
 
+    @Test func aBodyLongerThanItsContentLengthIsCutAndItsConnectionIsNotReused() async throws {
+        // A lying Content-Length (3, then 8 bytes): the extra bytes are no response of ours and never the next one.
+        let server = try LoopbackServer { _ in
+            .raw("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcdefgh", thenClose: false)
+        }
+        defer { server.shutdown() }
+        let transport = POSIXTransport()
+        let (first, body) = try await fetch(transport, testRequest(server.url("/a")))
+        let (second, again) = try await fetch(transport, testRequest(server.url("/b")))
+        #expect(body == Array("abc".utf8))
+        #expect(again == Array("abc".utf8))
+        #expect(first.connectionID != second.connectionID)
+        #expect(server.connectionCount == 2)
+    }
+
     @Test func aStaleReusedConnectionThatResetsIsRetriedForGET() async throws {
         // The second request on any connection is reset before a byte of its answer: a keep-alive race.
         let server = try LoopbackServer { request in
