@@ -52,11 +52,39 @@ enum Output {
     }
 
     /// Replaces the file at `path` with `bytes`; a `.device` path is written through (see ``openDevice(_:)``).
+    ///
+    /// A regular file is written beside `path` and renamed over it once whole, as the library does with a
+    /// download: a failed write (a full disk) leaves the old file or none, never a part.
     /// - Throws: ``TransferFailure`` 23 when it cannot be written.
     static func replaceFile(_ path: String, with bytes: [UInt8], device: Bool = false) throws(TransferFailure) {
-        let fd = try device ? openDevice(path) : openForWriting(path)
-        defer { if fd != 1 { close(fd) } }
-        guard writeAll(bytes, to: fd) else { throw TransferFailure(23, "Failure writing output to \(path)") }
+        if device {
+            let fd = try openDevice(path)
+            defer { if fd != 1 { close(fd) } }
+            guard writeAll(bytes, to: fd) else { throw TransferFailure(23, "Failure writing output to \(path)") }
+            return
+        }
+        let (temporary, fd) = try createSibling(of: path)
+        let written = writeAll(bytes, to: fd)
+        let closed = close(fd) == 0
+        guard written && closed && rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw TransferFailure(23, "Failure writing output to \(path)")
+        }
+    }
+
+    /// Creates a new hidden file beside `path` (same directory, so a rename replaces `path` atomically), with the
+    /// mode a file `open` creates (0644 less the umask).
+    private static func createSibling(of path: String) throws(TransferFailure) -> (String, Int32) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        for attempt in 0..<100 {
+            let candidate = "\(directory).\(name).\(getpid()).\(attempt).asi-part"
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 { return (candidate, fd) }
+            if errno != EEXIST { break }
+        }
+        throw TransferFailure(23, "Failed to create the file \(path)")
     }
 
     /// The status line and header fields as they came, each line ending in CRLF, then an empty line.

@@ -20,6 +20,8 @@ import HTTPCore
 /// | 47   | too many redirects          | `tooManyRedirects`                                             |
 /// | 58   | problem with local cert     | `invalidConfiguration` (certificate, key or CA file)           |
 /// | 52   | got nothing                 | `emptyResponse`: the server closed without answering           |
+/// | 55   | failed sending network data | `sendFailed`: the connection broke while sending, no answer    |
+/// | 56   | failure receiving data      | `receiveFailed`: reset while the answer was awaited or read    |
 /// | 60   | peer certificate problem    | `certificateInvalid`                                           |
 /// | 61   | bad content encoding        | `compressionFailed`                                            |
 /// | 67   | login denied                | `authenticationFailed`                                         |
@@ -63,6 +65,8 @@ struct TransferFailure: Error, Sendable {
         case .cancelled: 42
         case .tooManyRedirects: 47
         case .emptyResponse: 52
+        case .sendFailed: 55
+        case .receiveFailed: 56
         case .invalidConfiguration: 58
         case .certificateInvalid: 60
         case .compressionFailed: 61

@@ -52,11 +52,13 @@ struct ASICommandRun {
     ///   - limit: How long it may run before it is killed (a hang then fails the test's assertions).
     ///   - environment: Variables set on top of this process's environment.
     ///   - standardInput: A file to read as standard input; `/dev/null` when `nil`.
+    ///   - launcher: A command line that runs `asi` as its last arguments, such as
+    ///     `["/bin/sh", "-c", "ulimit -f 8; exec \"$@\"", "sh"]`; its first element is an absolute path.
     /// - Returns: What it did.
     /// - Throws: ``Missing`` when the binary is not built, or `PeerError` when it cannot be started.
     static func run(
         _ arguments: [String], in directory: String? = nil, limit: Duration = .seconds(60),
-        environment: [String: String] = [:], standardInput: String? = nil
+        environment: [String: String] = [:], standardInput: String? = nil, launcher: [String] = []
     ) async throws -> ASICommandRun {
         guard access(binary, X_OK) == 0 else { throw Missing(path: binary) }
         let scratch = try makeTemporaryDirectory(prefix: "asikit-asi-run")
@@ -68,10 +70,11 @@ struct ASICommandRun {
         posix_spawn_file_actions_addopen(&actions, 1, scratch + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, scratch + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // A working directory goes through `sh -c 'cd DIR && exec asi ...'` (exec keeps the pid).
-        let program = directory == nil ? binary : "/bin/sh"
         let argv =
-            directory.map { [program, "-c", "cd \"$0\" && exec \"$@\"", $0, binary] + arguments }
-            ?? [binary] + arguments
+            launcher
+            + (directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, binary] + arguments }
+                ?? [binary] + arguments)
+        let program = argv[0]
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         let cEnvironment =

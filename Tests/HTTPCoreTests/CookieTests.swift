@@ -68,7 +68,7 @@ import Testing
         (.certificateInvalid, 1), (.timedOut, 2), (.authenticationFailed, 3), (.cancelled, 4),
         (.invalidRequest, 5), (.storageFailed, 8), (.tooManyRedirects, 9), (.internalError, 10),
         (.compressionFailed, 11), (.emptyResponse, 1), (.uploadFailed, 6),
-        (.incompleteBody, 1),
+        (.incompleteBody, 1), (.sendFailed, 1), (.receiveFailed, 1),
     ])
     func mapsToASIErrorTypes(code: ClientError.Code, asi: Int) {
         #expect(code.asiErrorType == asi)

@@ -40,13 +40,14 @@ import Glibc
         }
     }
 
-    @Test func resetWithoutResponseIsConnectFailed() async throws {
+    @Test func resetWithoutResponseIsReceiveFailed() async throws {
         let server = try LoopbackServer { _ in .resetWithoutResponse }
         defer { server.shutdown() }
-        let error = await expectClientError(.connectFailed) {
+        let error = await expectClientError(.receiveFailed) {
             _ = try await fetch(POSIXTransport(), testRequest(server.url("/r")))
         }
-        #expect(error?.underlying is SyscallError || error?.underlying == nil)
+        #expect((error?.underlying as? SyscallError)?.errno == ECONNRESET)
+        #expect(error?.stage == .transport)
     }
 
     @Test func closeWithoutResponseOnANewConnectionIsEmptyResponse() async throws {

@@ -27,6 +27,7 @@ extension NginxPeer {
         let connectionProbe =
             #"location = /conn { default_type text/plain; return 200 "$connection $connection_requests"; }"#
             + #" location = /remote-addr { default_type text/plain; return 200 "$remote_addr"; }"#
+            + " location = /close { return 444; }"  // closes the connection without a response
         return """
             \(Self.commonSettings(directory: directory))
                 log_format peer '$remote_addr "$request" via="$http_via"';

@@ -178,6 +178,14 @@ package final class ScriptedTCPConnection: @unchecked Sendable {  // used by the
         return true
     }
 
+    /// Resets the connection (`SO_LINGER` 0, then close: the client sees `ECONNRESET`); idempotent with ``close()``.
+    package func reset() {
+        guard !isClosed else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close()
+    }
+
     /// Closes the connection; idempotent.
     package func close() {
         guard !isClosed else { return }

@@ -8,12 +8,23 @@ extension ClientError {
             case connectFailed, nameResolutionFailed, timedOut, authenticationFailed, cancelled, invalidRequest
             case tooManyRedirects, storageFailed, protocolViolation, tlsHandshakeFailed, certificateInvalid
             case compressionFailed, invalidConfiguration, internalError, middlewareFailed, uploadFailed
-            case emptyResponse, incompleteBody
+            case emptyResponse, incompleteBody, sendFailed, receiveFailed
         }
         private let base: Base
 
-        /// The connection could not be made or was lost (ASI type 1).
+        /// The connection could not be made: refused, unreachable, or a proxy on the way could not open it
+        /// (ASI type 1). A connection that broke once open is ``sendFailed`` or ``receiveFailed``.
         public static let connectFailed = Code(base: .connectFailed)
+        /// The connection broke while the request was being sent (a broken pipe, a reset) and no answer could be
+        /// read afterwards (ASI type 1). A server that answers early and then resets is read first; a reset seen
+        /// while the answer is awaited is ``receiveFailed``. A reused keep-alive connection that fails so before any
+        /// response byte is retried on a new one first, for idempotent requests.
+        public static let sendFailed = Code(base: .sendFailed)
+        /// The connection broke while the response was awaited or read: reset by the server (`ECONNRESET`) or
+        /// another receive error after the request went out (ASI type 1). The bytes that arrived were delivered;
+        /// a clean close is ``emptyResponse`` or ``incompleteBody`` instead. A reused keep-alive connection that
+        /// fails so before any response byte is retried on a new one first, for idempotent requests.
+        public static let receiveFailed = Code(base: .receiveFailed)
         /// The server closed the connection without sending a single byte of a response (ASI type 1). A reused
         /// keep-alive connection that does this is retried on a new one first, for idempotent requests.
         public static let emptyResponse = Code(base: .emptyResponse)
@@ -63,7 +74,7 @@ extension ClientError {
         public var asiErrorType: Int {
             switch base {
             case .connectFailed, .nameResolutionFailed, .tlsHandshakeFailed, .certificateInvalid, .protocolViolation,
-                .emptyResponse, .incompleteBody:
+                .emptyResponse, .incompleteBody, .sendFailed, .receiveFailed:
                 1
             case .timedOut: 2
             case .authenticationFailed: 3

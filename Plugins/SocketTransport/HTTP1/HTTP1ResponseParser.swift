@@ -147,7 +147,7 @@ struct HTTP1ResponseParser {
 
     /// Tells the parser the peer closed the connection.
     /// - Returns: `.end` when the body was delimited by the close; otherwise nothing.
-    /// - Throws: ``ClientError`` when a response was in progress: ``ClientError/Code/connectFailed`` if none of
+    /// - Throws: ``ClientError`` when a response was in progress: ``ClientError/Code/emptyResponse`` if none of
     ///   it had arrived yet (the request may be retried on a new connection), otherwise
     ///   ``ClientError/Code/protocolViolation`` naming what was cut short, such as
     ///   "connection closed after 10 of 100 body bytes".

@@ -89,8 +89,9 @@ public struct POSIXTransport: Transport {
     ///   - context: Progress sink, bandwidth limiter, logger and the proxy authorization, if any.
     /// - Returns: The response.
     /// - Throws: ``ClientError`` (`invalidRequest`, `nameResolutionFailed`, `connectFailed`, `timedOut`,
-    ///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `storageFailed`,
-    ///   `invalidConfiguration`, `authenticationFailed` from a SOCKS proxy) or `CancellationError`.
+    ///   `emptyResponse`, `sendFailed`, `receiveFailed`, `tlsHandshakeFailed`, `certificateInvalid`,
+    ///   `protocolViolation`, `incompleteBody`, `storageFailed`, `invalidConfiguration`, `authenticationFailed`
+    ///   from a SOCKS proxy) or `CancellationError`.
     public func send(_ request: Request, context: RequestContext) async throws -> Response {
         try await core.send(request, context: context)
     }

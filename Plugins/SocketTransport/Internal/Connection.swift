@@ -215,7 +215,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
         case .failed(let error):
             throw error
         case .endOfStream:
-            throw ClientError(.connectFailed, stage: .transport, message: "The server closed the connection")
+            throw ClientError(.sendFailed, stage: .transport, message: "The server closed the connection while sending")
         }
     }
 

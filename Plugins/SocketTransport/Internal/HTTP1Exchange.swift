@@ -27,7 +27,7 @@ struct HTTP1Exchange {
         var writeError: ClientError?
         do {
             try await writer.write()
-        } catch let error as ClientError where error.code == .connectFailed {
+        } catch let error as ClientError where error.isConnectionLost {
             writeError = error
         }
 
@@ -40,8 +40,10 @@ struct HTTP1Exchange {
         while head == nil {
             do {
                 try await connection.readAndParse(metering: meter)
-            } catch let error as ClientError where error.code == .connectFailed || error.code == .emptyResponse {
-                throw writeError ?? error
+            } catch let error as ClientError where error.isConnectionLost {
+                // A reset seen while reading is reported as such (curl's 56), even when the send saw the break
+                // first; a close without an answer after a failed send is the send's failure.
+                throw error.code == .receiveFailed ? error : writeError ?? error
             }
             for event in connection.events {
                 switch event {

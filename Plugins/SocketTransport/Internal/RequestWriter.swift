@@ -28,7 +28,7 @@ struct RequestWriter {
     }
 
     /// Writes the whole request.
-    /// - Throws: ``ClientError`` (`connectFailed`, `timedOut`, `storageFailed`, `invalidRequest`) or
+    /// - Throws: ``ClientError`` (`sendFailed`, `timedOut`, `storageFailed`, `invalidRequest`) or
     ///   `CancellationError`.
     mutating func write() async throws {
         guard let body = plan.request.body else {

@@ -57,7 +57,7 @@ enum Socket {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock(.write)
-            default: return .failed(lost(SyscallError.last("send")))
+            default: return .failed(lost(SyscallError.last("send"), sending: true))
             }
         }
     }
@@ -71,7 +71,7 @@ enum Socket {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock(.read)
-            default: return .failed(lost(SyscallError.last("recv")))
+            default: return .failed(lost(SyscallError.last("recv"), sending: false))
             }
         }
     }
@@ -91,10 +91,16 @@ enum Socket {
         _ = Glibc.close(fd)
     }
 
-    /// The error for a connection that broke while in use.
-    static func lost(_ error: SyscallError) -> ClientError {
+    /// The error for a connection that broke while in use: ``ClientError/Code/sendFailed`` or
+    /// ``ClientError/Code/receiveFailed`` (curl's 55 and 56), by the direction that saw it.
+    /// - Parameters:
+    ///   - error: The failed call.
+    ///   - sending: Whether a send saw the failure.
+    /// - Returns: The error.
+    static func lost(_ error: SyscallError, sending: Bool) -> ClientError {
         let what = error.errno == ECONNRESET ? "The connection was reset by the server"
             : error.errno == EPIPE ? "The server closed the connection" : "The connection failed"
-        return ClientError(.connectFailed, stage: .transport, message: what, underlying: error)
+        return ClientError(sending ? .sendFailed : .receiveFailed, stage: .transport,
+                           message: what + (sending ? " while sending" : " while receiving"), underlying: error)
     }
 }

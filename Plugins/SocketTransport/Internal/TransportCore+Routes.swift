@@ -59,10 +59,12 @@ struct RouteUnreachable: Error {
     let error: ClientError
 
     /// Whether `error`, thrown while opening a connection, allows trying the next route: name resolution,
-    /// connect failures and connect timeouts. TLS and certificate failures do not.
+    /// connect failures, connect timeouts, and a proxy connection that broke during the proxy's handshake
+    /// (reset while a `CONNECT` or SOCKS request was sent or answered). TLS and certificate failures do not.
     /// - Parameter error: The error from opening the connection.
     /// - Returns: `true` when the next route may be tried.
     static func isUnreachable(_ error: ClientError) -> Bool {
         error.code == .connectFailed || error.code == .nameResolutionFailed || error.code == .timedOut
+            || error.code == .sendFailed || error.code == .receiveFailed
     }
 }

@@ -86,9 +86,8 @@ final class TransportCore: Sendable {
             do {
                 return try await HTTP1Exchange(core: self, plan: plan, connection: connection, context: context).run()
             } catch {
-                let code = (error as? ClientError)?.code
                 let stale = reused && !connection.parser.receivedResponseBytes
-                    && (code == .connectFailed || code == .emptyResponse)
+                    && (error as? ClientError)?.isConnectionLost == true
                 checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed",
                         logger: context.logger)
                 guard stale && !forceNew && plan.request.isIdempotent else { throw error }

@@ -169,10 +169,10 @@ final class TLSSession {
             let errno = c_openssl_socket_bio_last_errno(bio)
             ERR_clear_error()
             if errno == 0 { return .endOfStream }
-            return .failed(Socket.lost(SyscallError(errno: errno, operation: operation)))
+            return .failed(Socket.lost(SyscallError(errno: errno, operation: operation), sending: operation == "send"))
         default:
             let queue = OpenSSLError.drain()
-            return .failed(ClientError(.connectFailed, stage: .transport,
+            return .failed(ClientError(operation == "send" ? .sendFailed : .receiveFailed, stage: .transport,
                                        message: "TLS error on the connection to \(peer): \(queue.firstReason ?? "")",
                                        underlying: queue))
         }
