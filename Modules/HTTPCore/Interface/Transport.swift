@@ -12,8 +12,8 @@
 ///   `CancellationError`.
 /// - Report body bytes to ``RequestContext/progress`` as they go out and come in.
 /// - Throw ``ClientError`` with a transport ``ClientError/Code`` (`connectFailed`, `nameResolutionFailed`,
-///   `tlsHandshakeFailed`, `certificateInvalid`, `protocolViolation`, `timedOut`) and put the backend's own error
-///   in ``ClientError/underlying``.
+///   `sendFailed`, `receiveFailed`, `emptyResponse`, `incompleteBody`, `tlsHandshakeFailed`, `certificateInvalid`,
+///   `protocolViolation`, `timedOut`) and put the backend's own error in ``ClientError/underlying``.
 /// - An HTTP error status is a normal response, and so is a proxy's `407`.
 /// - Never let a `Proxy-Authorization` field reach an origin: drop one the caller set on a direct route, in a
 ///   `CONNECT` tunnel and on any route but a plain HTTP proxy, and send ``RequestContext/proxyAuthorization`` only
