@@ -104,7 +104,8 @@ struct ASICommand: AsyncParsableCommand {
                 let outcome = try ArgumentSplitter(table: .of(ASICommand.self)).split(arguments)
             {
                 var warns = false
-                for group in outcome.groups {
+                // An empty group (a trailing --next) is dropped, as the whole-line path drops it.
+                for group in outcome.groups where !(group.parserArguments.isEmpty && group.urls.isEmpty) {
                     let command = try parsed(group.parserArguments, urls: group.urls)
                     if let asi = command as? ASICommand, !asi.output.silent || asi.output.showError { warns = true }
                     commands.append(command)

@@ -11,7 +11,7 @@ struct AuthFlags: ParsableArguments {
     @Flag(name: .customLong("digest"), help: "Use HTTP Digest with -u: sent only after the server's challenge.")
     var digest = false
 
-    @Flag(name: .customLong("ntlm"), help: "Use NTLM (NTLMv2) with -u; the domain as DOMAIN\\user.")
+    @Flag(name: .customLong("ntlm"), help: "Use NTLM (NTLMv2) with -u; the domain as DOMAIN\\user. See --allow-ntlmv1.")
     var ntlm = false
 
     @Flag(

@@ -60,8 +60,8 @@ struct TransferContext: Sendable {
             middleware: [ManualCookiesLast()]
                 + (netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [])
                 + (signer.map { [$0] } ?? []),  // --aws-sigv4 signs last, what is sent
-            // curl's NTLM workstation name: the machine's own name never leaves it.
             codecs: [.zlib()],
+            // curl's NTLM workstation name: the machine's own name never leaves it.
             authenticators: [.digest(), .ntlm(workstation: "WORKSTATION", allowsNTLMv1: auth.allowNTLMv1)],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
             configuration: Client.Configuration(

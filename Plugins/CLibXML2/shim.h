@@ -43,7 +43,9 @@ typedef struct {
 /// Loads libxml2 and looks its functions up (call once; the caller keeps the result).
 static inline c_libxml2_functions c_libxml2_load(void) {
     c_libxml2_functions none = {NULL, NULL, NULL, NULL};
-    void *library = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
+    // libxml2 2.14 renamed its library to libxml2.so.16; the node layout read here is the same in both.
+    void *library = dlopen("libxml2.so.16", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) library = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return none;
     c_libxml2_functions functions = {
         (void (*)(void))dlsym(library, "xmlInitParser"),

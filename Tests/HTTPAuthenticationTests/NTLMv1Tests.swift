@@ -45,7 +45,7 @@ import Testing
         #expect(negotiation.proceed(after: try Self.challenge(Self.curlChallenge)) == .continue)
         let type3 = try Self.decode(try negotiation.authorization(for: request))
         #expect(NTLMMessages.readUInt16(type3, at: 20) > 24)  // an NTLMv2 response, not 24 bytes of NTLMv1
-        #expect(NTLMMessages.readUInt32(type3, at: 60) & NTLMMessages.unicodeFlag != 0)
+        #expect(NTLMMessages.readUInt32(type3, at: 60) & NTLMMessages.unicodeFlag == 0)  // the server chose OEM
     }
 
     /// With the opt-in, a server that sends target info still gets NTLMv2.
@@ -64,6 +64,27 @@ import Testing
         #expect(negotiation.proceed(after: try Self.challenge(value)) == .continue)
         let type3 = try Self.decode(try negotiation.authorization(for: request))
         #expect(NTLMMessages.readUInt16(type3, at: 20) > 24)
+    }
+
+    /// With NTLMv1 allowed, the NEGOTIATE offers OEM only; a server that sends target info and picks OEM gets an
+    /// NTLMv2 answer in OEM strings, its flag kept (no Unicode claimed that was not agreed).
+    @Test func anOEMServerWithTargetInfoGetsNTLMv2InOEM() throws {
+        let negotiation = NTLMNegotiation(credential: Credential(user: "Domain\\User", password: "Password"),
+                                          workstation: "W", allowsNTLMv1: true)
+        let request = AuthenticatedRequest(method: "GET", target: "/")
+        _ = try negotiation.authorization(for: request)
+        let info = NTLMVectorTests.targetInfo
+        var challenge = NTLMMessages.signature + [2, 0, 0, 0] + [0, 0, 0, 0, 48, 0, 0, 0]
+        challenge += NTLMMessages.le32(0x0088_8206) + Self.bytes("0123456789abcdef")  // OEM, TARGET_INFO
+        challenge += [UInt8](repeating: 0, count: 8)
+        challenge += NTLMMessages.le16(UInt16(info.count)) + NTLMMessages.le16(UInt16(info.count))
+        challenge += NTLMMessages.le32(48) + info
+        #expect(negotiation.proceed(after: try Self.challenge("NTLM " + Data(challenge).base64EncodedString())) == .continue)
+        let type3 = try Self.decode(try negotiation.authorization(for: request))
+        #expect(NTLMMessages.readUInt16(type3, at: 20) > 24)  // NTLMv2
+        #expect(NTLMMessages.readUInt32(type3, at: 60) & NTLMMessages.unicodeFlag == 0)
+        let userOffset = Int(NTLMMessages.readUInt32(type3, at: 40))
+        #expect(Array(type3[userOffset..<userOffset + 4]) == Array("User".utf8))
     }
 
     static let curlChallenge = "NTLM TlRMTVNTUAACAAAAAgACADAAAACGggEAc51AYVDgyNcAAAAAAAAAAG4AbgAyAAAAQ0MCAAQAQwBDAAEAEgBF"

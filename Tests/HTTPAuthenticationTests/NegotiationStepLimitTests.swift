@@ -50,6 +50,42 @@ import Testing
         #expect(transport.requests.count == 6)
     }
 
+    /// The cap counts challenges in a row: each accepted hop ends the row. Six same-origin redirects whose every
+    /// hop refuses the nonce once (a server with single-use nonces) spend one step each and still succeed.
+    @Test func anAcceptedHopEndsTheRow() async throws {
+        let used = Mutex(Set<String>())
+        let issued = Mutex(0)
+        let transport = ScriptedTransport { request, _ in
+            let hop = Int(request.url.path.dropFirst(2)) ?? 1
+            func challenge(stale: Bool) -> Response {
+                let nonce = issued.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                var fields = HTTPFields()
+                fields[.wwwAuthenticate] = "Digest realm=\"api\", qop=\"auth\", nonce=\"n\(nonce)\""
+                    + (stale ? ", stale=true" : "")
+                return .text("denied", status: 401, headerFields: fields)
+            }
+            let parts = request.headerFields[.authorization]?.split(separator: "\"", omittingEmptySubsequences: false)
+            guard let parts, let at = parts.firstIndex(where: { $0.hasSuffix("nonce=") && !$0.hasSuffix("cnonce=") }),
+                at + 1 < parts.count
+            else { return challenge(stale: false) }
+            let fresh = used.withLock { $0.insert(String(parts[at + 1])).inserted }
+            guard fresh else { return challenge(stale: true) }
+            guard hop < 7 else { return .text("welcome") }
+            var fields = HTTPFields()
+            fields[.location] = "/h\(hop + 1)"
+            return .text("", status: 302, headerFields: fields)
+        }
+        let client = Client(transport: transport, authenticators: [DigestAuthenticator()])
+        var request = Request(url: URL(string: "http://a.example/h1")!)
+        request.options.credential = Credential(user: "u", password: "p")
+        request.options.maxRedirects = 10
+        #expect(try await client.send(request).text() == "welcome")
+        #expect(issued.withLock { $0 } >= 7)  // every hop after the first refused its nonce once
+    }
+
     @Test func aServerThatIsAlwaysStaleCannotLoop() async throws {
         let transport = Self.staleServer(staleAnswers: .max)
         await #expect(throws: ClientError.self) { _ = try await Self.send(to: transport) }

@@ -43,6 +43,8 @@ struct HTTP1ChunkedTests {
              expected: [.violation("invalid chunk size line")]),
         Case(name: "an unterminated quoted value", chunks: "2;a=\"b\r\naa\r\n0\r\n\r\n",
              expected: [.violation("invalid chunk size line")]),
+        Case(name: "a control byte after a backslash", chunks: "2;a=\"\\\r\"\r\naa\r\n0\r\n\r\n",
+             expected: [.violation("invalid chunk size line")]),
         Case(name: "junk after the size", chunks: "2 x\r\naa\r\n0\r\n\r\n",
              expected: [.violation("invalid chunk size line")]),
         Case(name: "bare LF framing", chunks: "3\nabc\n0\n\n", expected: [.body("abc"), .end(trailers: nil)]),

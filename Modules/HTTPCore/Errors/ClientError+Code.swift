@@ -13,7 +13,8 @@ extension ClientError {
         private let base: Base
 
         /// The connection could not be made: refused, unreachable, or a proxy on the way could not open it
-        /// (ASI type 1). A connection that broke once open is ``sendFailed`` or ``receiveFailed``.
+        /// (ASI type 1). A connection that broke once open is ``sendFailed`` or ``receiveFailed``; one the client
+        /// itself closed under an exchange (the transport shut down) is this code too.
         public static let connectFailed = Code(base: .connectFailed)
         /// The connection broke while the request was being sent (a broken pipe, a reset) and no answer could be
         /// read afterwards (ASI type 1). A server that answers early and then resets is read first; a reset seen

@@ -55,6 +55,7 @@ extension AuthenticationStage {
     /// - Throws: What a store throws.
     func proxySucceeded(_ response: Response, for request: Request, state: inout State) async throws {
         guard let proxy = state.proxy, proxy.isSameProxy(as: response.route) else { return }
+        state.negotiationSteps = 0  // the cap counts challenges in a row; an accepted hop ends the row
         if state.negotiation?.isConnectionBound == true { state.isEstablished = true }
         try await remember(for: request, state: &state)
     }

@@ -182,6 +182,7 @@ struct AuthenticationStage: Sendable {
     /// Remembers a credential that led to a response other than 401.
     func succeeded(for request: Request, state: inout State) async throws {
         let wasSaved = state.isSaved
+        state.negotiationSteps = 0  // the cap counts challenges in a row; an accepted hop ends the row
         if state.negotiation?.isConnectionBound == true { state.isEstablished = true }
         try await remember(for: request, state: &state)
         if !wasSaved, request.options.usesCredentialStore, let origin = state.origin,

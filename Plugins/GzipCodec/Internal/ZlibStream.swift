@@ -12,6 +12,8 @@ final class ZlibStream {
     private(set) var buffer: UnsafeMutableBufferPointer<UInt8>
     private let end: (UnsafeMutablePointer<z_stream>) -> Int32
     private var isOpen = false
+    /// The end of the room last given to zlib (``setOutput(from:)``).
+    private var outputEnd = 0
 
     /// Initializes zlib with `initialize` (`inflateInit2` or `deflateInit2`); `end` frees it.
     init(
@@ -50,14 +52,16 @@ final class ZlibStream {
 
     /// Gives zlib the whole output buffer.
     func resetOutput() {
-        pointer.pointee.next_out = buffer.baseAddress
-        pointer.pointee.avail_out = UInt32(buffer.count)
+        setOutput(from: 0)
     }
 
-    /// Gives zlib the output buffer from `offset` on (what lies before it is kept).
+    /// Gives zlib the output buffer from `offset` on (what lies before it is kept), at most 4 GiB of it at a time,
+    /// since zlib counts the room in 32 bits.
     func setOutput(from offset: Int) {
+        let room = UInt32(clamping: buffer.count - offset)
         pointer.pointee.next_out = buffer.baseAddress.map { $0 + offset }
-        pointer.pointee.avail_out = UInt32(buffer.count - offset)
+        pointer.pointee.avail_out = room
+        outputEnd = offset + Int(room)
     }
 
     /// Doubles the output buffer, keeping its bytes; the buffer then stays that size for the stream's life, so
@@ -69,8 +73,8 @@ final class ZlibStream {
         buffer = grown
     }
 
-    /// How many bytes zlib wrote since ``resetOutput()``.
-    var produced: Int { buffer.count - Int(pointer.pointee.avail_out) }
+    /// How many bytes of the buffer hold output since ``resetOutput()``.
+    var produced: Int { outputEnd - Int(pointer.pointee.avail_out) }
 
     /// Input bytes zlib has not consumed yet.
     var pendingInput: Int { Int(pointer.pointee.avail_in) }

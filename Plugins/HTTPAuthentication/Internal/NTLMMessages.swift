@@ -11,6 +11,10 @@ enum NTLMMessages {
     static let legacyNegotiateFlags: UInt32 = 0x0008_8206
     /// NEGOTIATE_UNICODE: strings are UTF-16LE, else OEM.
     static let unicodeFlag: UInt32 = 0x0000_0001
+    /// NEGOTIATE_OEM: strings in the OEM character set.
+    static let oemFlag: UInt32 = 0x0000_0002
+    /// NEGOTIATE_SIGN, NEGOTIATE_SEAL and NEGOTIATE_KEY_EXCH: session security, which ASIKit never offers.
+    static let sessionSecurityFlags: UInt32 = 0x4000_0030
     /// NEGOTIATE_EXTENDED_SESSIONSECURITY: NTLMv1 answers with a client challenge.
     static let extendedSessionSecurityFlag: UInt32 = 0x0008_0000
     /// NEGOTIATE_TARGET_INFO: the server sent target info, so it can check an NTLMv2 answer.

@@ -44,9 +44,10 @@ final class NTLMNegotiation: AuthenticationNegotiation {
             let responses = try NTLMv1.responses(
                 password: password, serverChallenge: challenge.serverChallenge, clientChallenge: Hashing.random(8),
                 extendedSessionSecurity: challenge.flags & NTLMMessages.extendedSessionSecurityFlag != 0)
+            // The server's flags, as curl echoes them, less signing, sealing and key exchange: no session key goes.
             let message = try NTLMMessages.authenticate(
-                flags: challenge.flags, lm: responses.lmChallengeResponse, nt: responses.ntChallengeResponse,
-                domain: domain, user: user, workstation: workstation)
+                flags: challenge.flags & ~NTLMMessages.sessionSecurityFlags, lm: responses.lmChallengeResponse,
+                nt: responses.ntChallengeResponse, domain: domain, user: user, workstation: workstation)
             return "NTLM " + Data(message).base64EncodedString()
         case .challenged(let challenge):
             let clientChallenge = Hashing.random(8)
@@ -55,7 +56,9 @@ final class NTLMNegotiation: AuthenticationNegotiation {
             let responses = try NTLMv2.responses(key: key, serverChallenge: challenge.serverChallenge,
                                              clientChallenge: clientChallenge, time: time,
                                              targetInfo: challenge.targetInfo)
-            let flags = challenge.flags & NTLMMessages.negotiateFlags | 0x0000_0001
+            // Unicode unless the server chose OEM alone (it may, after the OEM-only NEGOTIATE sent with NTLMv1 allowed).
+            let oemOnly = challenge.flags & (NTLMMessages.unicodeFlag | NTLMMessages.oemFlag) == NTLMMessages.oemFlag
+            let flags = challenge.flags & NTLMMessages.negotiateFlags | (oemOnly ? 0 : NTLMMessages.unicodeFlag)
             let message = try NTLMMessages.authenticate(
                 flags: flags, lm: responses.lmChallengeResponse, nt: responses.ntChallengeResponse,
                 domain: domain, user: user, workstation: workstation)

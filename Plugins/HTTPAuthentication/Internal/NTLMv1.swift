@@ -51,6 +51,7 @@ enum NTLMv1 {
     static func des(key7: ArraySlice<UInt8>, _ block: [UInt8]) -> [UInt8] {
         let bits = key7.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let key = (0..<8).map { UInt8(truncatingIfNeeded: (bits >> (49 - 7 * UInt64($0))) & 0x7F) << 1 }
+        precondition(block.count == 8, "DES encrypts 8-byte blocks")
         var output = [UInt8](repeating: 0, count: 8)
         c_openssl_des_ecb_encrypt(key, block, &output)
         return output

@@ -21,7 +21,8 @@ enum PACFileReader {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while bytes.count <= maxBytes {
-            let wanted = min(buffer.count, maxBytes + 1 - bytes.count)
+            let remaining = maxBytes - bytes.count  // one byte past it shows the file is longer (no overflow at .max)
+            let wanted = remaining >= buffer.count ? buffer.count : remaining + 1
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else {

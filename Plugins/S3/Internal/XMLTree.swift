@@ -33,8 +33,8 @@ struct XMLTree: Sendable {
 
     /// Parses a document with libxml2: no network access, no entity substitution, errors not printed.
     /// - Throws: ``ClientError`` with ``ClientError/Code/protocolViolation`` when the bytes are not well-formed XML
-    ///   or are more than ``maxBytes``, or ``ClientError/Code/internalError`` when libxml2 (`libxml2.so.2`) cannot
-    ///   be loaded.
+    ///   or are more than ``maxBytes``, or ``ClientError/Code/invalidConfiguration`` when the system has no libxml2
+    ///   (`libxml2.so.16` or `libxml2.so.2`) to load.
     static func parse(_ bytes: [UInt8]) throws -> XMLTree {
         guard bytes.count <= maxBytes else {
             throw ClientError(.protocolViolation, message: "The S3 response body is larger than \(maxBytes) bytes")
@@ -42,7 +42,7 @@ struct XMLTree: Sendable {
         guard let libxml2, let readMemory = libxml2.readMemory, let freeDoc = libxml2.freeDoc,
             let rootElement = libxml2.docGetRootElement
         else {
-            throw ClientError(.internalError, message: "libxml2 (libxml2.so.2) cannot be loaded to read S3's XML")
+            throw ClientError(.invalidConfiguration, message: "libxml2 cannot be loaded to read S3's XML (apt install libxml2)")
         }
         let options = Int32(C_XML_PARSE_NONET | C_XML_PARSE_NOERROR | C_XML_PARSE_NOWARNING)
         let document = bytes.withUnsafeBufferPointer { buffer in

@@ -201,13 +201,20 @@ extension HTTP1ResponseParser {
             while index < line.count {
                 switch line[index] {
                 case UInt8(ascii: "\""): index += 1; return true
-                case UInt8(ascii: "\\"): index += 2
-                case let byte where byte < HTTP1Syntax.sp && byte != HTTP1Syntax.htab || byte == 0x7F: return false
+                case UInt8(ascii: "\\"):  // quoted-pair: HTAB, SP, VCHAR or obs-text, never a control byte
+                    guard index + 1 < line.count, Self.isQuotable(line[index + 1]) else { return false }
+                    index += 2
+                case let byte where !Self.isQuotable(byte): return false
                 default: index += 1
                 }
             }
             return false
         }
+    }
+
+    /// Whether a byte may stand in a quoted string or a quoted-pair (RFC 9110 §5.6.4): HTAB, SP, VCHAR, obs-text.
+    static func isQuotable(_ byte: UInt8) -> Bool {
+        byte == HTTP1Syntax.htab || byte >= HTTP1Syntax.sp && byte != 0x7F
     }
 
     /// Emits `.end` with the trailers (or `nil` when there were none).
