@@ -54,14 +54,7 @@ import Testing
                                           workstation: "", allowsNTLMv1: true)
         let request = AuthenticatedRequest(method: "GET", target: "/")
         _ = try negotiation.authorization(for: request)
-        let info = NTLMVectorTests.targetInfo
-        var challenge = NTLMMessages.signature + [2, 0, 0, 0] + [0, 0, 0, 0, 48, 0, 0, 0]
-        challenge += NTLMMessages.le32(0xE28A_8233) + Self.bytes("0123456789abcdef")
-        challenge += [UInt8](repeating: 0, count: 8)
-        challenge += NTLMMessages.le16(UInt16(info.count)) + NTLMMessages.le16(UInt16(info.count))
-        challenge += NTLMMessages.le32(48) + info
-        let value = "NTLM " + Data(challenge).base64EncodedString()
-        #expect(negotiation.proceed(after: try Self.challenge(value)) == .continue)
+        #expect(negotiation.proceed(after: try Self.challengeWithTargetInfo(flags: 0xE28A_8233)) == .continue)
         let type3 = try Self.decode(try negotiation.authorization(for: request))
         #expect(NTLMMessages.readUInt16(type3, at: 20) > 24)
     }
@@ -73,13 +66,8 @@ import Testing
                                           workstation: "W", allowsNTLMv1: true)
         let request = AuthenticatedRequest(method: "GET", target: "/")
         _ = try negotiation.authorization(for: request)
-        let info = NTLMVectorTests.targetInfo
-        var challenge = NTLMMessages.signature + [2, 0, 0, 0] + [0, 0, 0, 0, 48, 0, 0, 0]
-        challenge += NTLMMessages.le32(0x0088_8206) + Self.bytes("0123456789abcdef")  // OEM, TARGET_INFO
-        challenge += [UInt8](repeating: 0, count: 8)
-        challenge += NTLMMessages.le16(UInt16(info.count)) + NTLMMessages.le16(UInt16(info.count))
-        challenge += NTLMMessages.le32(48) + info
-        #expect(negotiation.proceed(after: try Self.challenge("NTLM " + Data(challenge).base64EncodedString())) == .continue)
+        let oemWithTargetInfo = try Self.challengeWithTargetInfo(flags: 0x0088_8206)
+        #expect(negotiation.proceed(after: oemWithTargetInfo) == .continue)
         let type3 = try Self.decode(try negotiation.authorization(for: request))
         #expect(NTLMMessages.readUInt16(type3, at: 20) > 24)  // NTLMv2
         #expect(NTLMMessages.readUInt32(type3, at: 60) & NTLMMessages.unicodeFlag == 0)
@@ -92,6 +80,16 @@ import Testing
         + "AGUAZABlAHYALgBuAHUAAAAAAA=="
     static let curlAuthenticate = "TlRMTVNTUAADAAAAGAAYAEAAAAAYABgAWAAAAAAAAABwAAAACAAIAHAAAAALAAsAeAAAAAAAAAAAAAAA"
         + "hoIBAFpkQwKRCZFMhjj0tw47wEjKHRHlvzfxQamFcheMuv8v+xeqphEO5V41xRd7R9deOXRlc3R1c2VyV09SS1NUQVRJT04="
+
+    /// A CHALLENGE_MESSAGE with MS-NLMP §4.2.1's server challenge and target info, and these flags.
+    static func challengeWithTargetInfo(flags: UInt32) throws -> HTTPChallenge {
+        let info = NTLMVectorTests.targetInfo
+        var message = NTLMMessages.signature + [2, 0, 0, 0] + [0, 0, 0, 0, 48, 0, 0, 0]
+        message += NTLMMessages.le32(flags) + bytes("0123456789abcdef") + [UInt8](repeating: 0, count: 8)
+        message += NTLMMessages.le16(UInt16(info.count)) + NTLMMessages.le16(UInt16(info.count))
+        message += NTLMMessages.le32(48) + info
+        return try challenge("NTLM " + Data(message).base64EncodedString())
+    }
 
     static func challenge(_ value: String) throws -> HTTPChallenge {
         try #require(ChallengeParser.challenges(in: [value]).first)
