@@ -134,8 +134,12 @@ package final class SquidPeer {
         // squid drops to the `proxy` user when started as root: it must read and write here.
         _ = try? ChildProcess.run("/bin/chown", ["-R", "proxy:proxy", directory], logPath: "/dev/null")
         chmod(directory, 0o755)
-        let child = try ChildProcess(executable: executable, arguments: ["-N", "-f", directory + "/squid.conf"],
-                                     logPath: directory + "/output.log")
+        // A service name of its own (-n): squid names its shared-memory segments after it, and two squids of the
+        // parallel suite starting at once under the default name collided ("shm_open(/squid-cf__metadata.shm):
+        // File exists").
+        let child = try ChildProcess(
+            executable: executable, arguments: ["-N", "-n", "asikit\(port)", "-f", directory + "/squid.conf"],
+            logPath: directory + "/output.log")
         process = child
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
