@@ -9,10 +9,12 @@
 #   N [10000]       requests per 1 KiB row;  C [16] connections / queue width
 #   HS_N [1000]     requests of the TLS full-handshake row;  TLS_N [5000] of the one-TLS-connection row
 #   WRK_SECONDS [2] per wrk run (the server's ceiling)
-#   CLIENTS ["asikit asikit-loop asikit-obs libcurl ahc urlsession"]   which clients to measure; asikit-loop is
-#                   asikit-bench inside withTaskExecutorPreference(transport.taskExecutor) (opt-in, decision 0006),
-#                   measured on the seq, conc and tls rows only; asikit-obs is asikit-bench with
-#                   ObservabilityMiddleware and no backend (decision 0018), on the seq, conc and dl rows only
+#   CLIENTS ["asikit asikit-loop asikit-caller asikit-obs libcurl ahc urlsession"]   which clients to measure;
+#                   asikit-loop is asikit-bench inside withTaskExecutorPreference(transport.taskExecutor) (opt-in,
+#                   decision 0006), measured on the seq, conc and tls rows only; asikit-caller is asikit-bench with
+#                   Client.Configuration.runsOnTransportExecutor off (the default before decision 0022), on the
+#                   conc, queue and c1k rows only; asikit-obs is asikit-bench with ObservabilityMiddleware and no
+#                   backend (decision 0018), on the seq, conc and dl rows only
 #   ROWS ["seq conc queue dl gzip hs tls file cache c1k"] which rows to measure
 #   C1K [1000]      connections of the c1k row (N GETs over C1K connections at once)
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
@@ -31,7 +33,7 @@ C1K="${C1K:-1000}"
 HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
-CLIENTS="${CLIENTS:-asikit asikit-loop asikit-obs libcurl ahc urlsession}"
+CLIENTS="${CLIENTS:-asikit asikit-loop asikit-caller asikit-obs libcurl ahc urlsession}"
 ROWS="${ROWS:-seq conc queue dl gzip hs tls file cache c1k}"
 LIMIT=300 # seconds, per client command
 ulimit -n 8192 2>/dev/null || true # the c1k row's 1,000 connections
@@ -173,7 +175,7 @@ declare -A VALUES RSS NOTE THREADS # VALUES[row,client] = newline-separated resu
 
 binary() {
     case "$1" in
-        asikit | asikit-loop | asikit-obs) echo "$BIN/asikit-bench" ;;
+        asikit | asikit-loop | asikit-obs | asikit-caller) echo "$BIN/asikit-bench" ;;
         libcurl) echo "$WORK/libcurl-bench" ;;
         ahc) echo "$BIN/ahc-bench" ;;
         urlsession) echo "$BIN/urlsession-bench" ;;
@@ -193,7 +195,10 @@ measure() {
     [ "$client" = asikit-loop ] && executor=1
     local observability=0
     [ "$client" = asikit-obs ] && observability=1
-    if ! out="$(ASIKIT_TASK_EXECUTOR="$executor" ASIKIT_OBSERVABILITY="$observability" BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
+    local transport_executor=1
+    [ "$client" = asikit-caller ] && transport_executor=0
+    if ! out="$(ASIKIT_TASK_EXECUTOR="$executor" ASIKIT_OBSERVABILITY="$observability" \
+        ASIKIT_TRANSPORT_EXECUTOR="$transport_executor" BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
         "${prefix[@]}" "${CLIENT_CPU[@]}" "$(binary "$client")" "$@" 2>"$WORK/err.txt")"; then
         say "  $row $client FAILED: $(tail -c 300 "$WORK/err.txt")"
         return 0
@@ -229,9 +234,10 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
     say "$row"
     for i in $(seq 1 "$runs"); do
         for client in $CLIENTS; do
-            case "$row" in queue | cache) [ "$client" = asikit ] || continue ;; esac
+            case "$row,$client" in queue,asikit | queue,asikit-caller | cache,asikit) ;; queue,* | cache,*) continue ;; esac
             case "$client,$row" in asikit-loop,seq | asikit-loop,conc | asikit-loop,tls) ;; asikit-loop,*) continue ;; esac
             case "$client,$row" in asikit-obs,seq | asikit-obs,conc | asikit-obs,dl) ;; asikit-obs,*) continue ;; esac
+            case "$client,$row" in asikit-caller,conc | asikit-caller,queue | asikit-caller,c1k) ;; asikit-caller,*) continue ;; esac
             measure "$row" "$client" "$key" "$expect" "$@"
             if [ "$row" = file ]; then rm -f "$WORK/out.bin" && sync; fi
             if [ "$row" = cache ]; then rm -rf "$WORK/cache"; fi
@@ -283,12 +289,12 @@ table_row() {
     line "$label" "$(fmt "$w" "$d")" "$(fmt "$a" "$d")" "$(fmt "$l" "$d")" "$(fmt "$h" "$d")" "$(fmt "$u" "$d")" \
         "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
 }
-loop_row() { # loop_row ROW LABEL [CLIENT] : an ASIKit variant (default asikit-loop, ASIKit on its transport's
-    # task executor), against the row's peers
-    local row="$1" label="$2" variant="${3:-asikit-loop}"
+loop_row() { # loop_row ROW LABEL [CLIENT [PEER_ROW]] : an ASIKit variant (default asikit-loop, ASIKit on its
+    # transport's task executor), against the peers of PEER_ROW (default ROW)
+    local row="$1" label="$2" variant="${3:-asikit-loop}" peer="${4:-$1}"
     wants "$row" && [[ " $CLIENTS " == *" $variant "* ]] || return 0
     local a l h
-    a="$(med "$row,$variant")" l="$(med "$row,libcurl")" h="$(med "$row,ahc")"
+    a="$(med "$row,$variant")" l="$(med "$peer,libcurl")" h="$(med "$peer,ahc")"
     line "$label" "-" "$(fmt "$a" 0)" "-" "-" "-" "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
 }
 rss_row() { # rss_row ROW LABEL
@@ -329,8 +335,10 @@ table() {
     loop_row seq "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
     table_row conc "1 KiB GET, $C connections, req/s" 0
     loop_row conc "  same, on transport.taskExecutor (**)"
+    loop_row conc "  same, runsOnTransportExecutor off (******)" asikit-caller
     loop_row conc "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
     table_row queue "$N-request queue, width $C, req/s (*)" 0 conc
+    loop_row queue "  same, runsOnTransportExecutor off (******)" asikit-caller conc
     table_row dl "100 MiB download to /dev/null, MB/s" 0
     loop_row dl "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
     table_row gzip "gzip_static 10 MiB, decoded MB/s" 0
@@ -340,6 +348,7 @@ table() {
     table_row file "1 GiB download to a file, MB/s" 0
     table_row cache "1 KiB GET answered by DiskCache, req/s (***)" 0 seq
     table_row c1k "1 KiB GET, $C1K connections, req/s (*****)" 0
+    loop_row c1k "  same, runsOnTransportExecutor off (******)" asikit-caller
     rss_row c1k "  peak RSS, 1 KiB GET x$C1K, MiB"
     threads_row c1k "  threads at the end, 1 KiB GET x$C1K"
     rss_row file "  peak RSS during the 1 GiB download, MiB"
@@ -359,6 +368,8 @@ table() {
     echo "    to record; compare with the ASIKit cell of the row above."
     echo "(*****) $N GETs over $C1K connections at once: ASIKit's one event-loop thread (POSIXTransport) with $C1K tasks,"
     echo "    libcurl's one multi handle; the threads row counts the process's threads when the run ends."
+    echo "(******) ASIKit with Client.Configuration.runsOnTransportExecutor false (client asikit-caller): every request"
+    echo "    on the caller's executor, the default before decision 0022; the ASIKit cell above is the default."
 }
 echo
 table

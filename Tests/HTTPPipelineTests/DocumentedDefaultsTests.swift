@@ -212,6 +212,7 @@ import Testing
                 configuration.cache.respectsCacheControlHeaders),
             "Client.Configuration.logger": typeName(configuration.logger.handler),
             "Client.Configuration.publicSuffixes": configuration.publicSuffixes == nil ? "nil" : "set",
+            "Client.Configuration.runsOnTransportExecutor": "\(configuration.runsOnTransportExecutor)",
             "Client.callbackQueue": Client.callbackQueue.label,
             "ClientResponse.text(defaultEncoding:)": encodings.first { $0.1.decode(sample) == text }?.0 ?? "unknown",
         ]

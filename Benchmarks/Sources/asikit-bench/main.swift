@@ -11,7 +11,8 @@
 //   cache URL N DIR      one GET stores a fresh response in a DiskCacheStore at DIR, then N GETs answered by it
 // Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw and
 // conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread);
-// ASIKIT_OBSERVABILITY=1 installs ObservabilityMiddleware with no tracer or metrics backend bootstrapped.
+// ASIKIT_OBSERVABILITY=1 installs ObservabilityMiddleware with no tracer or metrics backend bootstrapped;
+// ASIKIT_TRANSPORT_EXECUTOR=0 turns Client.Configuration.runsOnTransportExecutor off.
 import ASIKitObservability
 import DiskCache
 import FoundationEssentials
@@ -36,12 +37,15 @@ func count(_ index: Int, _ name: String) -> Int {
 let width = mode == "conc" && arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0
 let transport = POSIXTransport(configuration: .init(maxConnectionsPerHost: max(64, width)))
 let cacheDirectory = mode == "cache" && arguments.count > 4 ? arguments[4] : nil
+var configuration = Client.Configuration()
+configuration.runsOnTransportExecutor = getenv("ASIKIT_TRANSPORT_EXECUTOR").map { String(cString: $0) != "0" } ?? true
 let client = Client(
     transport: transport,
     cache: cacheDirectory.map { DiskCacheStore(configuration: .init(directory: $0)) },
     middleware: getenv("ASIKIT_OBSERVABILITY").map { String(cString: $0) == "1" } ?? false
         ? [ObservabilityMiddleware()] : [],
-    codecs: mode == "gzip" ? [.zlib()] : []
+    codecs: mode == "gzip" ? [.zlib()] : [],
+    configuration: configuration
 )
 let onLoop = getenv("ASIKIT_TASK_EXECUTOR").map { String(cString: $0) == "1" } ?? false
 let bench = Bench(client: client, template: BenchRequest.make(url), executor: onLoop ? transport.taskExecutor : nil)

@@ -42,4 +42,15 @@ public protocol Transport: PluginLifecycle {
     /// - Returns: The response head and its body.
     /// - Throws: ``ClientError`` or `CancellationError`.
     func send(_ request: Request, context: RequestContext) async throws -> Response
+
+    /// The executor on which the transport resumes tasks waiting for its sockets, if it has one; the pipeline
+    /// runs each request with it as the task's executor preference (unless
+    /// `Client.Configuration.runsOnTransportExecutor` is `false`), so a resumed wait costs no hop to another
+    /// thread. `nil` (the default) leaves requests on the caller's executor.
+    var preferredTaskExecutor: (any TaskExecutor)? { get }
+}
+
+extension Transport {
+    /// No executor of its own: requests run where the caller's task runs.
+    public var preferredTaskExecutor: (any TaskExecutor)? { nil }
 }

@@ -24,8 +24,10 @@ extension Client {
     /// - Throws: ``ClientError``, or `CancellationError` when the task is cancelled.
     public func stream(_ request: Request) async throws -> StreamingResponse {
         let id = RequestID.next()
-        let response = try await RequestPipeline(client: self)
-            .run(request, id: id, originalURL: request.url, events: PipelineEvents()) { $0 }
+        let response = try await onTransportExecutor {
+            try await RequestPipeline(client: self)
+                .run(request, id: id, originalURL: request.url, events: PipelineEvents()) { $0 }
+        }
         let body = ResponseBody(
             expectedLength: response.body.expectedLength, source: TransportStagedBodySource(base: response.body.source))
         let plan = DecodingPlan.plan(for: response, reader: .stream, codecs: codecs)
@@ -41,9 +43,26 @@ extension Client {
         events: PipelineEvents,
         onData: (@Sendable ([UInt8]) -> Void)?
     ) async throws -> ClientResponse {
-        try await RequestPipeline(client: self).run(request, id: id, originalURL: request.url, events: events) {
-            try await ResponseReader(client: self, onData: onData).read($0)
+        try await onTransportExecutor {
+            try await RequestPipeline(client: self).run(request, id: id, originalURL: request.url, events: events) {
+                try await ResponseReader(client: self, onData: onData).read($0)
+            }
         }
+    }
+
+    /// Runs `operation` with the transport's executor as the task's preference, when it has one and
+    /// ``Configuration/runsOnTransportExecutor`` is on.
+    func onTransportExecutor<Result: Sendable>(
+        _ operation: () async throws -> Result
+    ) async throws -> Result {
+        guard let executor = transportExecutor else { return try await operation() }
+        return try await withTaskExecutorPreference(executor, operation: operation)
+    }
+
+    /// The executor a request should run on now: the transport's, when it offers one and
+    /// ``Configuration/runsOnTransportExecutor`` is on; otherwise `nil`, the caller's.
+    var transportExecutor: (any TaskExecutor)? {
+        configuration.runsOnTransportExecutor ? transport.preferredTaskExecutor : nil
     }
 }
 

@@ -167,6 +167,12 @@ extension Client {
         /// The cache rules: the default policy, whether `Cache-Control` is obeyed, the clock. Used only with a
         /// ``Client/cache`` store.
         public var cache = CacheConfiguration()
+        /// Runs each request on the transport's own executor (``Transport/preferredTaskExecutor``, the event loop
+        /// of `POSIXTransport`), so a wait for a socket resumes on the thread that saw it ready: one context
+        /// switch per wait instead of two. Default `true`. Code the pipeline calls while a request runs (data
+        /// callbacks, progress sinks, the authentication handler, middleware) then runs on that thread and must
+        /// not block it; set `false` to keep requests on the caller's executor (decision 0022).
+        public var runsOnTransportExecutor = true
 
         /// Creates settings with the defaults.
         /// - Parameters:

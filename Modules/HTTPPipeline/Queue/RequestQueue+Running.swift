@@ -171,7 +171,8 @@ extension RequestQueue {
         }
         let request = entry.sent(reportingTo: progress)
         let dataHandler = onData
-        let task = Task {
+        // Started on the transport's executor when it offers one, so the task does not hop there at its first await.
+        let task = Task(executorPreference: client.transportExecutor) { [self] in
             let outcome: Result<ClientResponse, ClientError>
             do {
                 try Task.checkCancellation()

@@ -14,6 +14,11 @@ final class TransportCore: Sendable {
     let pool: ConnectionPool
     let parking: ProxyParking
     private let isShutDown = Atomic<Bool>(false)
+    /// Requests inside ``send(_:context:)``: sent or about to be, their response head not yet read.
+    private let requestsAwaitingHeads = Atomic<Int>(0)
+
+    /// Whether a request is inside ``send(_:context:)`` now (so the event loop is awake for it).
+    var hasRequestsAwaitingHeads: Bool { requestsAwaitingHeads.load(ordering: .relaxed) > 0 }
 
     init(configuration: POSIXTransport.Configuration) {
         self.configuration = configuration
@@ -45,6 +50,8 @@ final class TransportCore: Sendable {
     /// asking anything), otherwise over the resolver's routes in order (see ``sendRouted(_:resolver:context:)``).
     func send(_ request: Request, context: RequestContext) async throws -> Response {
         try Task.checkCancellation()
+        requestsAwaitingHeads.add(1, ordering: .relaxed)
+        defer { requestsAwaitingHeads.subtract(1, ordering: .relaxed) }
         // A request's own resolver (RequestOptions.proxyResolver, ASI's per-request proxy) replaces the transport's.
         guard let resolver = request.options.proxyResolver ?? configuration.proxyResolver else {
             let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)

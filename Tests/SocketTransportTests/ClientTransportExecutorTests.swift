@@ -1,0 +1,121 @@
+import HTTPCore
+import HTTPPipeline
+import HTTPTesting
+@testable import SocketTransport
+import Synchronization
+import TestSupport
+import Testing
+
+/// `Client.Configuration.runsOnTransportExecutor` with `POSIXTransport.preferredTaskExecutor`: a request joins
+/// the event loop only while another request of the transport waits for its head, and never when turned off.
+@Suite struct ClientTransportExecutorTests {
+    /// Records the name of the thread that runs the code after the transport's answer came back.
+    final class ThreadRecorder: Middleware {
+        let names = Mutex<[String]>([])
+
+        func intercept(
+            _ request: Request, context: RequestContext, next: @Sendable (Request, RequestContext) async throws -> Response
+        ) async throws -> Response {
+            let response = try await next(request, context)
+            let name = POSIXTransportTaskExecutorTests.threadName()
+            names.withLock { $0.append(name) }
+            return response
+        }
+    }
+
+    /// A server that answers `/ok` at once and never answers `/stall`; a client on a new transport.
+    static func setUp(runsOnTransportExecutor: Bool = true) throws
+        -> (LoopbackServer, POSIXTransport, Client, ThreadRecorder)
+    {
+        let server = try LoopbackServer { request in request.path == "/stall" ? .stall : .ok("fine") }
+        let transport = POSIXTransport()
+        let recorder = ThreadRecorder()
+        var configuration = Client.Configuration()
+        configuration.runsOnTransportExecutor = runsOnTransportExecutor
+        let client = Client(transport: transport, middleware: [recorder], configuration: configuration)
+        return (server, transport, client, recorder)
+    }
+
+    /// A request that waits (for at most five minutes) until it is cancelled.
+    static func stalledRequest(_ server: LoopbackServer, _ client: Client) -> Task<ClientResponse, any Error> {
+        var request = Request(url: server.url("/stall"))
+        request.options.timeout = .seconds(300)
+        return Task { try await client.send(request) }
+    }
+
+    @Test func theLoopIsOfferedOnlyWhileARequestAwaitsItsHead() async throws {
+        let (server, transport, client, _) = try Self.setUp()
+        defer { server.shutdown() }
+        #expect(transport.preferredTaskExecutor == nil)
+        _ = try await client.send(Request(url: server.url("/ok")))
+        #expect(transport.preferredTaskExecutor == nil, "nothing is in flight after the answer")
+
+        let stalled = Self.stalledRequest(server, client)
+        #expect(await eventually { server.requests.count == 2 })
+        #expect(transport.preferredTaskExecutor != nil)
+        stalled.cancel()
+        _ = await stalled.result
+        #expect(transport.preferredTaskExecutor == nil)
+        try await transport.shutdown()
+    }
+
+    @Test func aRequestBesideABusyLoopRunsOnTheLoopThread() async throws {
+        let (server, transport, client, recorder) = try Self.setUp()
+        defer { server.shutdown() }
+        let stalled = Self.stalledRequest(server, client)
+        defer { stalled.cancel() }
+        #expect(await eventually { server.requests.count == 1 })
+
+        let response = try await client.send(Request(url: server.url("/ok")))
+        #expect(response.text() == "fine")
+        #expect(recorder.names.withLock { $0 } == ["asi-loop-0"])
+        stalled.cancel()
+        _ = await stalled.result
+        try await transport.shutdown()
+    }
+
+    @Test func aLoneRequestStaysOnTheCallersExecutor() async throws {
+        let (server, transport, client, recorder) = try Self.setUp()
+        defer { server.shutdown() }
+        for _ in 0..<3 { _ = try await client.send(Request(url: server.url("/ok"))) }
+        #expect(recorder.names.withLock { $0 }.allSatisfy { $0 != "asi-loop-0" })
+        try await transport.shutdown()
+    }
+
+    @Test func turnedOffNoRequestRunsOnTheLoopThread() async throws {
+        let (server, transport, client, recorder) = try Self.setUp(runsOnTransportExecutor: false)
+        defer { server.shutdown() }
+        let stalled = Self.stalledRequest(server, client)
+        defer { stalled.cancel() }
+        #expect(await eventually { server.requests.count == 1 })
+
+        _ = try await client.send(Request(url: server.url("/ok")))
+        #expect(recorder.names.withLock { $0 }.count == 1)
+        #expect(recorder.names.withLock { $0 }.allSatisfy { $0 != "asi-loop-0" })
+        stalled.cancel()
+        _ = await stalled.result
+        try await transport.shutdown()
+    }
+
+    @Test func queuedRequestsBesideABusyLoopRunOnTheLoopThread() async throws {
+        let (server, transport, client, recorder) = try Self.setUp()
+        defer { server.shutdown() }
+        let stalled = Self.stalledRequest(server, client)
+        defer { stalled.cancel() }
+        #expect(await eventually { server.requests.count == 1 })
+
+        let queue = RequestQueue(client: client)
+        for _ in 0..<4 { _ = queue.add(Request(url: server.url("/ok"))) }
+        queue.go()
+        var statuses: [Int] = []
+        for await result in queue.results {
+            statuses.append(try result.result.get().status.code)
+            if statuses.count == 4 { break }
+        }
+        #expect(statuses == [200, 200, 200, 200])
+        #expect(recorder.names.withLock { $0 } == Array(repeating: "asi-loop-0", count: 4))
+        stalled.cancel()
+        _ = await stalled.result
+        try await transport.shutdown()
+    }
+}
