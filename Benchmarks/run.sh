@@ -9,12 +9,13 @@
 #   N [10000]       requests per 1 KiB row;  C [16] connections / queue width
 #   HS_N [1000]     requests of the TLS full-handshake row;  TLS_N [5000] of the one-TLS-connection row
 #   WRK_SECONDS [2] per wrk run (the server's ceiling)
-#   CLIENTS ["asikit asikit-loop asikit-caller asikit-obs libcurl ahc urlsession"]   which clients to measure;
+#   CLIENTS ["asikit asikit-loop asikit-caller asikit-obs asikit-static libcurl ahc urlsession"]   the clients;
 #                   asikit-loop is asikit-bench inside withTaskExecutorPreference(transport.taskExecutor) (opt-in,
 #                   decision 0006), measured on the seq, conc and tls rows only; asikit-caller is asikit-bench with
 #                   Client.Configuration.runsOnTransportExecutor off (the default before decision 0022), on the
 #                   conc, queue and c1k rows only; asikit-obs is asikit-bench with ObservabilityMiddleware and no
-#                   backend (decision 0018), on the seq, conc and dl rows only
+#                   backend (decision 0018), on the seq, conc and dl rows only; asikit-static is asikit-bench linked
+#                   with --static-swift-stdlib (built into .build-static), on the seq, conc, dl, gzip and tls rows
 #   ROWS ["seq conc queue dl gzip hs tls file cache c1k"] which rows to measure
 #   C1K [1000]      connections of the c1k row (N GETs over C1K connections at once)
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
@@ -33,7 +34,7 @@ C1K="${C1K:-1000}"
 HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
-CLIENTS="${CLIENTS:-asikit asikit-loop asikit-caller asikit-obs libcurl ahc urlsession}"
+CLIENTS="${CLIENTS:-asikit asikit-loop asikit-caller asikit-obs asikit-static libcurl ahc urlsession}"
 ROWS="${ROWS:-seq conc queue dl gzip hs tls file cache c1k}"
 LIMIT=300 # seconds, per client command
 ulimit -n 8192 2>/dev/null || true # the c1k row's 1,000 connections
@@ -88,6 +89,14 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
     git -C "$HERE/.." describe --always --dirty >"$HERE/.build/asikit-revision" 2>/dev/null || true
 fi
 BIN="$(swift build "${SWIFT_FLAGS[@]}" --show-bin-path)"
+# The same ASIKit client with the Swift runtime and Foundation linked in (how a server app is often deployed).
+STATIC_FLAGS=(-c release --package-path "$HERE" --scratch-path "$HERE/.build-static" -Xswiftc -g --static-swift-stdlib
+    --product asikit-bench)
+if [[ " $CLIENTS " == *" asikit-static "* ]]; then
+    [ "${SKIP_BUILD:-0}" = 1 ] && [ -x "$(swift build "${STATIC_FLAGS[@]}" --show-bin-path)/asikit-bench" ] ||
+        swift build "${STATIC_FLAGS[@]}" >&2
+fi
+STATIC_BIN="$(swift build "${STATIC_FLAGS[@]}" --show-bin-path)"
 cc -O2 -o "$WORK/libcurl-bench" "$HERE/C/libcurl_bench.c" -lcurl
 
 # ---------------------------------------------------------------------------------------------- content
@@ -176,6 +185,7 @@ declare -A VALUES RSS NOTE THREADS # VALUES[row,client] = newline-separated resu
 binary() {
     case "$1" in
         asikit | asikit-loop | asikit-obs | asikit-caller) echo "$BIN/asikit-bench" ;;
+        asikit-static) echo "$STATIC_BIN/asikit-bench" ;;
         libcurl) echo "$WORK/libcurl-bench" ;;
         ahc) echo "$BIN/ahc-bench" ;;
         urlsession) echo "$BIN/urlsession-bench" ;;
@@ -238,6 +248,8 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
             case "$client,$row" in asikit-loop,seq | asikit-loop,conc | asikit-loop,tls) ;; asikit-loop,*) continue ;; esac
             case "$client,$row" in asikit-obs,seq | asikit-obs,conc | asikit-obs,dl) ;; asikit-obs,*) continue ;; esac
             case "$client,$row" in asikit-caller,conc | asikit-caller,queue | asikit-caller,c1k) ;; asikit-caller,*) continue ;; esac
+            case "$client,$row" in asikit-static,seq | asikit-static,conc | asikit-static,dl | asikit-static,gzip) ;;
+                asikit-static,tls) ;; asikit-static,*) continue ;; esac
             measure "$row" "$client" "$key" "$expect" "$@"
             if [ "$row" = file ]; then rm -f "$WORK/out.bin" && sync; fi
             if [ "$row" = cache ]; then rm -rf "$WORK/cache"; fi
@@ -305,6 +317,14 @@ rss_row() { # rss_row ROW LABEL
     line "$label" "-" "$(fmt "$a" 1)" "$(fmt "$l" 1)" "$(fmt "$h" 1)" "$(fmt "$u" 1)" "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
 }
 
+rss_variant_row() { # rss_variant_row ROW LABEL CLIENT : an ASIKit variant's peak RSS against the row's peers
+    local row="$1" label="$2" variant="$3"
+    wants "$row" && [[ " $CLIENTS " == *" $variant "* ]] || return 0
+    local a l h
+    a="$(medrss "$row,$variant")" l="$(medrss "$row,libcurl")" h="$(medrss "$row,ahc")"
+    line "$label" "-" "$(fmt "$a" 1)" "-" "-" "-" "$(ratio "$a" "$l")" "$(ratio "$a" "$h")"
+}
+
 threads_row() { # threads_row ROW LABEL : the median thread count each client reported
     local row="$1" label="$2"
     wants "$row" || return 0
@@ -333,18 +353,23 @@ table() {
     table_row seq "1 KiB GET, sequential keep-alive, req/s" 0
     loop_row seq "  same, on transport.taskExecutor (**)"
     loop_row seq "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
+    loop_row seq "  same, --static-swift-stdlib (*******)" asikit-static
     table_row conc "1 KiB GET, $C connections, req/s" 0
     loop_row conc "  same, on transport.taskExecutor (**)"
     loop_row conc "  same, runsOnTransportExecutor off (******)" asikit-caller
+    loop_row conc "  same, --static-swift-stdlib (*******)" asikit-static
     loop_row conc "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
     table_row queue "$N-request queue, width $C, req/s (*)" 0 conc
     loop_row queue "  same, runsOnTransportExecutor off (******)" asikit-caller conc
     table_row dl "100 MiB download to /dev/null, MB/s" 0
     loop_row dl "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
+    loop_row dl "  same, --static-swift-stdlib (*******)" asikit-static
     table_row gzip "gzip_static 10 MiB, decoded MB/s" 0
+    loop_row gzip "  same, --static-swift-stdlib (*******)" asikit-static
     table_row hs "TLS full handshakes/s (1 KiB GET each)" 0
     table_row tls "TLS 1 KiB GET over one connection, req/s" 0
     loop_row tls "  same, on transport.taskExecutor (**)"
+    loop_row tls "  same, --static-swift-stdlib (*******)" asikit-static
     table_row file "1 GiB download to a file, MB/s" 0
     table_row cache "1 KiB GET answered by DiskCache, req/s (***)" 0 seq
     table_row c1k "1 KiB GET, $C1K connections, req/s (*****)" 0
@@ -353,6 +378,8 @@ table() {
     threads_row c1k "  threads at the end, 1 KiB GET x$C1K"
     rss_row file "  peak RSS during the 1 GiB download, MiB"
     rss_row conc "  peak RSS, 1 KiB GET x$C, MiB"
+    rss_variant_row conc "    same, --static-swift-stdlib (*******)" asikit-static
+    rss_variant_row dl "  peak RSS, 100 MiB download, --static-swift-stdlib (*******)" asikit-static
     echo
     echo "(*) ASIKit: RequestQueue (HTTPPipeline) with maxConcurrentRequests $C; the peers have no such queue, so their"
     echo "    cells repeat their $C-connection figures. MB = 1e6 bytes; gzip MB/s count decoded bytes ($TEXT_BYTES bytes"
@@ -370,6 +397,9 @@ table() {
     echo "    libcurl's one multi handle; the threads row counts the process's threads when the run ends."
     echo "(******) ASIKit with Client.Configuration.runsOnTransportExecutor false (client asikit-caller): every request"
     echo "    on the caller's executor, the default before decision 0022; the ASIKit cell above is the default."
+    echo "(*******) The same ASIKit client linked with swift build --static-swift-stdlib (client asikit-static): the"
+    echo "    Swift runtime and Foundation inside the executable instead of shared libraries; ratios against the peers"
+    echo "    as they are (libcurl shared)."
 }
 echo
 table
