@@ -92,11 +92,11 @@ BIN="$(swift build "${SWIFT_FLAGS[@]}" --show-bin-path)"
 # The same ASIKit client with the Swift runtime and Foundation linked in (how a server app is often deployed).
 STATIC_FLAGS=(-c release --package-path "$HERE" --scratch-path "$HERE/.build-static" -Xswiftc -g --static-swift-stdlib
     --product asikit-bench)
+STATIC_BIN=""
 if [[ " $CLIENTS " == *" asikit-static "* ]]; then
-    [ "${SKIP_BUILD:-0}" = 1 ] && [ -x "$(swift build "${STATIC_FLAGS[@]}" --show-bin-path)/asikit-bench" ] ||
-        swift build "${STATIC_FLAGS[@]}" >&2
+    STATIC_BIN="$(swift build "${STATIC_FLAGS[@]}" --show-bin-path)"
+    [ "${SKIP_BUILD:-0}" = 1 ] && [ -x "$STATIC_BIN/asikit-bench" ] || swift build "${STATIC_FLAGS[@]}" >&2
 fi
-STATIC_BIN="$(swift build "${STATIC_FLAGS[@]}" --show-bin-path)"
 cc -O2 -o "$WORK/libcurl-bench" "$HERE/C/libcurl_bench.c" -lcurl
 
 # ---------------------------------------------------------------------------------------------- content

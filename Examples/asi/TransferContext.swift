@@ -54,6 +54,10 @@ struct TransferContext: Sendable {
         // before a challenge there: curl test 1966) nor with a bearer token (curl test 2006).
         let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm
         let netrcOnRedirects = waitsForChallenge || auth.bearer != nil ? nil : sources.netrc
+        var clientConfiguration = Client.Configuration(
+            authenticationHandler: CredentialPrompt.handler(), logger: logger, publicSuffixes: .libpsl())
+        // The credential prompt blocks on the terminal: on the event loop it would stall every parallel transfer.
+        clientConfiguration.runsOnTransportExecutor = false
         client = Client(
             transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
             persistentCredentials: sources.keyring,
@@ -64,8 +68,7 @@ struct TransferContext: Sendable {
             // curl's NTLM workstation name: the machine's own name never leaves it.
             authenticators: [.digest(), .ntlm(workstation: "WORKSTATION", allowsNTLMv1: auth.allowNTLMv1)],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
-            configuration: Client.Configuration(
-                authenticationHandler: CredentialPrompt.handler(), logger: logger, publicSuffixes: .libpsl()))
+            configuration: clientConfiguration)
         var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls))
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         auth.apply(to: &options, hasUser: request.user != nil)

@@ -14,7 +14,8 @@ import Testing
         let names = Mutex<[String]>([])
 
         func intercept(
-            _ request: Request, context: RequestContext, next: @Sendable (Request, RequestContext) async throws -> Response
+            _ request: Request, context: RequestContext,
+            next: @Sendable (Request, RequestContext) async throws -> Response
         ) async throws -> Response {
             let response = try await next(request, context)
             let name = POSIXTransportTaskExecutorTests.threadName()
@@ -74,10 +75,43 @@ import Testing
         try await transport.shutdown()
     }
 
+    @Test func theCallersCodeAfterSendDoesNotRunOnTheLoop() async throws {
+        let (server, transport, client, recorder) = try Self.setUp()
+        defer { server.shutdown() }
+        let stalled = Self.stalledRequest(server, client)
+        defer { stalled.cancel() }
+        #expect(await eventually { server.requests.count == 1 })
+
+        var after: [String] = []
+        for _ in 0..<3 {
+            _ = try await client.send(Request(url: server.url("/ok")))
+            after.append(POSIXTransportTaskExecutorTests.threadName())
+        }
+        #expect(recorder.names.withLock { $0 } == Array(repeating: "asi-loop-0", count: 3))
+        #expect(after.allSatisfy { $0 != "asi-loop-0" }, "\(after)")
+        stalled.cancel()
+        _ = await stalled.result
+        try await transport.shutdown()
+    }
+
+    @Test func moreThanOneLoopOffersNone() async throws {
+        let server = try LoopbackServer { request in request.path == "/stall" ? .stall : .ok("fine") }
+        defer { server.shutdown() }
+        let transport = POSIXTransport(configuration: .init(loopCount: 2))
+        let client = Client(transport: transport)
+        let stalled = Self.stalledRequest(server, client)
+        #expect(await eventually { server.requests.count == 1 })
+        #expect(transport.preferredTaskExecutor == nil)
+        stalled.cancel()
+        _ = await stalled.result
+        try await transport.shutdown()
+    }
+
     @Test func aLoneRequestStaysOnTheCallersExecutor() async throws {
         let (server, transport, client, recorder) = try Self.setUp()
         defer { server.shutdown() }
         for _ in 0..<3 { _ = try await client.send(Request(url: server.url("/ok"))) }
+        #expect(recorder.names.withLock { $0 }.count == 3)
         #expect(recorder.names.withLock { $0 }.allSatisfy { $0 != "asi-loop-0" })
         try await transport.shutdown()
     }
@@ -105,10 +139,11 @@ import Testing
         #expect(await eventually { server.requests.count == 1 })
 
         let queue = RequestQueue(client: client)
+        let results = queue.results  // before go(), to see every result
         for _ in 0..<4 { _ = queue.add(Request(url: server.url("/ok"))) }
         queue.go()
         var statuses: [Int] = []
-        for await result in queue.results {
+        for await result in results {
             statuses.append(try result.result.get().status.code)
             if statuses.count == 4 { break }
         }

@@ -52,7 +52,12 @@ import Testing
         defer { server.shutdown() }
         let transport = POSIXTransport()
         let queue = RequestQueue(client: Client(transport: transport), configuration: .init(maxConcurrentRequests: 3))
-        for index in 0..<12 { queue.add(Request(url: server.url("/\(index)"))) }
+        // The server holds the first three until all three arrive, which may take a loaded machine a while.
+        for index in 0..<12 {
+            var request = Request(url: server.url("/\(index)"))
+            request.options.timeout = generousTimeout
+            queue.add(request)
+        }
         let results = queue.results
         queue.go()
         var statuses: [Int] = []

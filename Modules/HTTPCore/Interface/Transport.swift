@@ -24,6 +24,8 @@
 /// - A transport that takes a ``ProxyResolver`` tries its routes in order, going on to the next only when a
 ///   connection could not be opened (before any byte of the request was sent), and pools connections per route.
 /// - ``PluginLifecycle/shutdown()`` closes idle connections and frees resources; it is idempotent.
+/// - ``preferredTaskExecutor`` is optional. It is read once per request, from any thread, so it must be cheap and
+///   never block. A transport that wraps another forwards it.
 ///
 /// ## Implement a custom transport
 /// ```swift

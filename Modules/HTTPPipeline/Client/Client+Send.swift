@@ -52,9 +52,7 @@ extension Client {
 
     /// Runs `operation` with the transport's executor as the task's preference, when it has one and
     /// ``Configuration/runsOnTransportExecutor`` is on.
-    func onTransportExecutor<Result: Sendable>(
-        _ operation: () async throws -> Result
-    ) async throws -> Result {
+    func onTransportExecutor<T: Sendable>(_ operation: () async throws -> T) async throws -> T {
         guard let executor = transportExecutor else { return try await operation() }
         return try await withTaskExecutorPreference(executor, operation: operation)
     }

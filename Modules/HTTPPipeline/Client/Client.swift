@@ -167,11 +167,14 @@ extension Client {
         /// The cache rules: the default policy, whether `Cache-Control` is obeyed, the clock. Used only with a
         /// ``Client/cache`` store.
         public var cache = CacheConfiguration()
-        /// Runs each request on the transport's own executor (``Transport/preferredTaskExecutor``, the event loop
-        /// of `POSIXTransport`), so a wait for a socket resumes on the thread that saw it ready: one context
-        /// switch per wait instead of two. Default `true`. Code the pipeline calls while a request runs (data
-        /// callbacks, progress sinks, the authentication handler, middleware) then runs on that thread and must
-        /// not block it; set `false` to keep requests on the caller's executor (decision 0022).
+        /// Runs a request on the transport's own executor whenever the transport offers one
+        /// (``Transport/preferredTaskExecutor``; `POSIXTransport` offers its event loop while other requests are in
+        /// flight), so a wait for a socket resumes on the thread that saw it ready instead of hopping to another.
+        /// Default `true`. Everything the pipeline runs for such a request then runs on that one thread: middleware,
+        /// data callbacks, progress sinks, the authentication handler, the cache, cookie and credential stores
+        /// (file I/O, a keyring's key derivation), decoding and writing downloads. Nothing there may block, and
+        /// the CPU work of overlapping requests no longer spreads over cores. Set `false` for handlers that block
+        /// (a terminal prompt) or for CPU-heavy concurrent work on many cores (decision 0022).
         public var runsOnTransportExecutor = true
 
         /// Creates settings with the defaults.

@@ -1,8 +1,8 @@
 import HTTPCore
 import Synchronization
 
-/// Inflates a response body as it is read (`shouldWaitToInflateCompressedResponses = NO`): each chunk from the
-/// base is decoded at once, and the decoder's end check runs when the base ends, so a truncated or corrupt body
+/// Inflates a response body as it is read (`shouldWaitToInflateCompressedResponses = NO`): chunks from the base
+/// are decoded as they come, and the decoder's end check runs when the base ends, so a truncated or corrupt body
 /// throws ``ClientError/Code/compressionFailed`` instead of ending early.
 ///
 /// A large chunk is fed to the decoder a slice of ``sliceSize`` bytes at a time, one decoded piece per `next()`, so

@@ -107,8 +107,8 @@ public struct POSIXTransport: Transport {
     /// }
     /// ```
     ///
-    /// Without it, the loop thread resumes a waiting task by handing it to the global concurrent executor, which
-    /// wakes one of its threads. With it, the task runs on the loop thread itself, right after the readiness edge.
+    /// Without it (and while ``preferredTaskExecutor`` offers nothing), the loop thread resumes a waiting task by
+    /// handing it to the global concurrent executor, which wakes one of its threads. With it, the task runs on the loop thread itself, right after the readiness edge.
     ///
     /// The trade-off: everything the task does between waits runs on the loop thread, and while it runs the loop
     /// watches no socket and fires no timer. Keep the scope to request work: TLS handshakes, decoding, writing
@@ -131,8 +131,11 @@ public struct POSIXTransport: Transport {
     /// loop sleeps in `epoll_wait`, and moving a lone request onto it costs one more wake-up than it saves (a
     /// sequential request would pay three context switches instead of two), so a lone request stays on the
     /// caller's executor (decision 0022).
+    ///
+    /// With ``Configuration/loopCount`` above 1 it is always `nil`: more loops are asked for to spread work over
+    /// cores, and funnelling every overlapping request into the first loop would undo that.
     public var preferredTaskExecutor: (any TaskExecutor)? {
-        guard core.hasRequestsAwaitingHeads else { return nil }
+        guard configuration.loopCount == 1, core.hasRequestsAwaitingHeads else { return nil }
         return core.loops.executorLoop()
     }
 
