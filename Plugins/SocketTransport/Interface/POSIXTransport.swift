@@ -108,7 +108,8 @@ public struct POSIXTransport: Transport {
     /// ```
     ///
     /// Without it (and while ``preferredTaskExecutor`` offers nothing), the loop thread resumes a waiting task by
-    /// handing it to the global concurrent executor, which wakes one of its threads. With it, the task runs on the loop thread itself, right after the readiness edge.
+    /// handing it to the global concurrent executor, which wakes one of its threads. With it, the task runs on the
+    /// loop thread itself, right after the readiness edge.
     ///
     /// The trade-off: everything the task does between waits runs on the loop thread, and while it runs the loop
     /// watches no socket and fires no timer. Keep the scope to request work: TLS handshakes, decoding, writing
