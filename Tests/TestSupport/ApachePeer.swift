@@ -42,7 +42,8 @@ package final class ApachePeer {
 
     /// Starts Apache and waits until `/open/` answers.
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when apache2 is missing, fails to start or does not answer within ten seconds.
+    /// - Throws: ``PeerError`` when apache2 is missing, fails to start or does not answer
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start() throws -> ApachePeer {
         guard let executable else { throw PeerError.notInstalled("apache2 (apt-get install apache2 apache2-utils)") }
         return try PeerError.retryingPortConflicts(
@@ -125,7 +126,7 @@ package final class ApachePeer {
                                      arguments: ["-f", directory + "/httpd.conf", "-DFOREGROUND"],
                                      logPath: directory + "/output.log")
         process = child
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
         while ContinuousClock.now < deadline {
             let errors = String(decoding: fileManager.contents(atPath: directory + "/error.log") ?? Data(),
                                 as: UTF8.self)

@@ -39,7 +39,8 @@ package final class CacheNginxPeer {
 
     /// Starts nginx.
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen within ten seconds.
+    /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start() throws -> CacheNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         return try PeerError.retryingPortConflicts(
@@ -125,7 +126,7 @@ package final class CacheNginxPeer {
     }
 
     private func launch(executable: String) throws {
-        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port], within: 10)
+        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
     }
 }
 

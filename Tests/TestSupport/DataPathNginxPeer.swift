@@ -106,7 +106,7 @@ package final class DataPathNginxPeer {
     }
 
     private func launch(executable: String) throws {
-        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port], within: 10)
+        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
     }
 }
 

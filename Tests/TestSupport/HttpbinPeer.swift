@@ -43,7 +43,8 @@ package final class HttpbinPeer {
     /// Starts httpbin and waits until `GET /get` answers 200. Retries with a fresh port when the port was
     /// taken in the meantime.
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when httpbin is missing, fails to start, or does not answer within 30 seconds.
+    /// - Throws: ``PeerError`` when httpbin is missing, fails to start, or does not answer
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start() throws -> HttpbinPeer {
         guard let python, isInstalled else {
             throw PeerError.notInstalled("httpbin or gunicorn (pip install httpbin gunicorn)")
@@ -94,7 +95,7 @@ package final class HttpbinPeer {
             environment: ["PYTHONDONTWRITEBYTECODE": "1"]
         )
         process = child
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw PeerError.startFailed("httpbin (\(child.exitDescription ?? "exited"))", log: child.logTail)

@@ -36,7 +36,8 @@ package final class MicrosocksPeer {
     /// Starts microsocks and waits until it listens.
     /// - Parameter credential: The user name and password it asks for, or `nil` for none.
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when microsocks is missing, fails to start or does not listen within ten seconds.
+    /// - Throws: ``PeerError`` when microsocks is missing, fails to start or does not listen
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(credential: Credential? = nil) throws -> MicrosocksPeer {
         guard let executable else { throw PeerError.notInstalled("microsocks (apt-get install microsocks)") }
         return try PeerError.retryingPortConflicts(
@@ -68,7 +69,7 @@ package final class MicrosocksPeer {
         if let credential { arguments += ["-u", credential.user, "-P", credential.password] }
         let child = try ChildProcess(executable: executable, arguments: arguments, logPath: directory + "/output.log")
         process = child
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw PeerError.startFailed("microsocks (\(child.exitDescription ?? "exited"))", log: child.logTail)

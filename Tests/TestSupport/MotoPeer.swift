@@ -52,7 +52,8 @@ package final class MotoPeer {
     /// - Parameter checksSignatures: Whether moto checks signatures; without, any key is accepted (moto 5.2 cannot
     ///   check presigned URLs, and rejects any signature over a percent-encoded path or query, boto3's too).
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when moto is missing, fails to start, or does not answer within 60 seconds.
+    /// - Throws: ``PeerError`` when moto is missing, fails to start, or does not answer
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(checksSignatures: Bool = true) throws -> MotoPeer {
         guard let python, isInstalled else { throw PeerError.notInstalled("moto (pip install 'moto[server]')") }
         return try PeerError.retryingPortConflicts(
@@ -83,7 +84,7 @@ package final class MotoPeer {
             environment: ["PYTHONDONTWRITEBYTECODE": "1"]
                 .merging(checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:]) { $1 })
         process = child
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw PeerError.startFailed("moto (\(child.exitDescription ?? "exited"))", log: child.logTail)

@@ -49,7 +49,8 @@ package final class NginxPeer {
     /// Starts nginx and waits until every server accepts connections. Retries with fresh ports when a port was
     /// taken in the meantime.
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen within ten seconds.
+    /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start() throws -> NginxPeer {
         guard let executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
@@ -98,7 +99,7 @@ package final class NginxPeer {
     private func launch(executable: String) throws {
         try writeFiles()
         process = try NginxProcess.start(
-            executable: executable, directory: directory, ports: Array(ports.values), within: 60)
+            executable: executable, directory: directory, ports: Array(ports.values))
     }
 
     private func writeFiles() throws {

@@ -13,11 +13,10 @@ enum NginxProcess {
     ///   - executable: The nginx binary.
     ///   - directory: The prefix directory holding `nginx.conf`.
     ///   - ports: The ports the configuration listens on.
-    ///   - seconds: How long to wait before giving up.
     /// - Returns: The running nginx.
     /// - Throws: ``PeerError/startFailed(_:log:)`` when nginx exits, ``PeerError/notReady(_:log:)`` when it is not
-    ///   ready in time; both carry the end of its logs.
-    static func start(executable: String, directory: String, ports: [Int], within seconds: Int) throws -> ChildProcess {
+    ///   ready within ``PeerEnvironment/startupTimeout``; both carry the end of its logs.
+    static func start(executable: String, directory: String, ports: [Int]) throws -> ChildProcess {
         let child = try ChildProcess(
             executable: executable,
             arguments: [
@@ -25,7 +24,7 @@ enum NginxProcess {
                 "-g", "daemon off;",
             ],
             logPath: directory + "/output.log")
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw PeerError.startFailed(

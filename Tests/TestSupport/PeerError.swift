@@ -29,11 +29,27 @@ package enum PeerEnvironment {
         guard let value = getenv("ASI_REQUIRE_PEERS") else { return false }
         return String(cString: value) == "1"
     }()
+
+    /// How long a peer may take to start before the test fails: generous, because the parallel suite starts many
+    /// peers at once on a machine whose cores may be busy, yet finite, so a peer that never starts still fails.
+    package static let startupTimeout: Duration = .seconds(60)
 }
 
 extension PeerError {
+    /// What the peers print when a port they were given is taken: the kernel's `EADDRINUSE` text (nginx, squid,
+    /// Apache, moto), gunicorn's "Connection in use" (httpbin) and tinyproxy's "Could not create listening sockets".
+    static let portConflictMarkers = [
+        "Address already in use", "Connection in use", "Could not create listening sockets",
+    ]
+
+    /// Whether this is a failure to start because a port was taken between being picked and being bound.
+    var isPortConflict: Bool {
+        guard case .startFailed(_, let log) = self else { return false }
+        return Self.portConflictMarkers.contains { log.contains($0) }
+    }
+
     /// Makes and launches a peer, trying again with a fresh one (fresh ports) when a port was taken between being
-    /// picked and being bound; any other failure is thrown at once.
+    /// picked and being bound (``isPortConflict``); any other failure is thrown at once.
     /// - Parameters:
     ///   - name: The program, for the error when every attempt fails.
     ///   - attempts: How many peers to try.
@@ -58,7 +74,7 @@ extension PeerError {
             } catch let error as PeerError {
                 lastError = error
                 stop(peer)
-                guard case .startFailed(_, let log) = error, log.contains("Address already in use") else { throw error }
+                guard error.isPortConflict else { throw error }
             }
         }
         throw lastError ?? PeerError.startFailed(name, log: "")

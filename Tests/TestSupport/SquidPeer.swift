@@ -51,7 +51,8 @@ package final class SquidPeer {
     /// Starts squid and waits until it accepts connections.
     /// - Parameter tls: The TLS fixtures for an HTTPS port too, or `nil` for the plain port only.
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when squid is missing, fails to start or is not ready within thirty seconds.
+    /// - Throws: ``PeerError`` when squid is missing, fails to start or is not ready
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(tls: TestCertificates? = nil) throws -> SquidPeer {
         guard let executable, let htpasswd = ChildProcess.find("htpasswd") else {
             throw PeerError.notInstalled("squid and htpasswd (apt-get install squid apache2-utils)")
@@ -141,13 +142,19 @@ package final class SquidPeer {
             executable: executable, arguments: ["-N", "-n", "asikit\(port)", "-f", directory + "/squid.conf"],
             logPath: directory + "/output.log")
         process = child
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
+        var log = ""
         while ContinuousClock.now < deadline {
-            let log = String(decoding: FileManager.default.contents(atPath: directory + "/cache.log") ?? Data(),
-                             as: UTF8.self)
+            log = String(decoding: FileManager.default.contents(atPath: directory + "/cache.log") ?? Data(),
+                         as: UTF8.self)
             guard child.isRunning else {
                 throw PeerError.startFailed("squid (\(child.exitDescription ?? "exited"))",
                                             log: child.logTail + log.suffix(2048))
+            }
+            // squid goes on running without a port it could not bind ("commBind Cannot bind socket … Address
+            // already in use"): that is a port conflict, tried again on fresh ports, not a squid still starting.
+            if log.contains("Address already in use") {
+                throw PeerError.startFailed("squid (a port was taken)", log: String(log.suffix(2048)))
             }
             if log.contains("Accepting HTTP Socket connections"), LoopbackPorts.accepts(port),
                 ListeningSocketOwner.holds(port: port, pid: child.pid),
@@ -158,7 +165,7 @@ package final class SquidPeer {
             }
             usleep(50_000)
         }
-        throw PeerError.notReady("squid", log: child.logTail)
+        throw PeerError.notReady("squid", log: child.logTail + log.suffix(2048))
     }
 }
 

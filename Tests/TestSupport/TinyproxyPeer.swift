@@ -37,26 +37,18 @@ package final class TinyproxyPeer {
     /// taken between being picked and being bound (tinyproxy then exits with "Could not create listening sockets").
     /// - Parameter basicAuth: The user and password the proxy asks for, or `nil` for an open proxy.
     /// - Returns: The running peer.
-    /// - Throws: ``PeerError`` when tinyproxy is missing, fails to start, or does not listen within ten seconds.
+    /// - Throws: ``PeerError`` when tinyproxy is missing, fails to start, or does not listen
+    ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(basicAuth: Credential? = nil) throws -> TinyproxyPeer {
         guard let executable else { throw PeerError.notInstalled("tinyproxy (apt-get install tinyproxy)") }
-        var lastError: PeerError?
-        for _ in 0..<5 {
-            let peer = TinyproxyPeer(port: LoopbackPorts.pick(1)[0],
-                                     directory: try makeTemporaryDirectory(prefix: "asikit-tinyproxy"),
-                                     basicAuth: basicAuth)
-            do {
-                try peer.launch(executable: executable)
-                return peer
-            } catch let error as PeerError {
-                lastError = error
-                peer.stop()
-                guard case .startFailed(_, let log) = error, log.contains("Could not create listening sockets") else {
-                    throw error
-                }
-            }
-        }
-        throw lastError ?? PeerError.startFailed("tinyproxy", log: "")
+        return try PeerError.retryingPortConflicts(
+            "tinyproxy", attempts: 5,
+            make: {
+                TinyproxyPeer(port: LoopbackPorts.pick(1)[0],
+                              directory: try makeTemporaryDirectory(prefix: "asikit-tinyproxy"), basicAuth: basicAuth)
+            },
+            launch: { try $0.launch(executable: executable) },
+            stop: { $0.stop() })
     }
 
     /// The route to this proxy.
@@ -99,7 +91,7 @@ package final class TinyproxyPeer {
         let child = try ChildProcess(executable: executable, arguments: ["-d", "-c", path],
                                      logPath: directory + "/output.log")
         process = child
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw PeerError.startFailed("tinyproxy (\(child.exitDescription ?? "exited"))",
