@@ -26,6 +26,10 @@ package let generousTimeout: Duration = .seconds(600)
 
 /// A request with a timeout, so a hang fails the test instead of stalling the suite; by default
 /// ``generousTimeout``. Tests of the timeout itself pass their own.
+///
+/// Its idle connections stay pooled for ``generousTimeout`` too (not the default 60 s): tests count connections
+/// to show reuse, and a test's task that waits over a minute for a thread between two requests would otherwise
+/// find its connection expired and open another. Tests of idle expiry set their own.
 package func testRequest(
     _ url: URL,
     method: HTTPRequest.Method = .get,
@@ -34,6 +38,7 @@ package func testRequest(
 ) -> Request {
     var request = Request(url: url, method: method, body: body)
     request.options.timeout = timeout
+    request.options.persistentConnectionTimeout = generousTimeout
     return request
 }
 
