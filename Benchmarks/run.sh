@@ -19,7 +19,7 @@
 #   ROWS ["seq conc queue dl gzip hs tls file cache c1k"] which rows to measure
 #   C1K [1000]      connections of the c1k row (N GETs over C1K connections at once)
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
-#   SKIP_BUILD [0]  reuse the last release build
+#   SKIP_BUILD [0]  reuse the last release build (asikit-static too, when built from the same revision)
 #   OUT [unset]     also write the table to this file
 # Every raw RESULT line, with the TCP connections nginx accepted for it, goes to stderr.
 set -euo pipefail
@@ -83,10 +83,11 @@ trap stop EXIT
 trap 'exit 130' INT TERM
 
 SWIFT_FLAGS=(-c release --package-path "$HERE" --scratch-path "$HERE/.build" -Xswiftc -g)
+revision() { git -C "$HERE/.." describe --always --dirty 2>/dev/null || echo unknown; }
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     say "building (release, with debug info for profilers)"
     swift build "${SWIFT_FLAGS[@]}" >&2
-    git -C "$HERE/.." describe --always --dirty >"$HERE/.build/asikit-revision" 2>/dev/null || true
+    revision >"$HERE/.build/asikit-revision"
 fi
 BIN="$(swift build "${SWIFT_FLAGS[@]}" --show-bin-path)"
 # The same ASIKit client with the Swift runtime and Foundation linked in (how a server app is often deployed).
@@ -95,7 +96,16 @@ STATIC_FLAGS=(-c release --package-path "$HERE" --scratch-path "$HERE/.build-sta
 STATIC_BIN=""
 if [[ " $CLIENTS " == *" asikit-static "* ]]; then
     STATIC_BIN="$(swift build "${STATIC_FLAGS[@]}" --show-bin-path)"
-    [ "${SKIP_BUILD:-0}" = 1 ] && [ -x "$STATIC_BIN/asikit-bench" ] || swift build "${STATIC_FLAGS[@]}" >&2
+    # SKIP_BUILD reuses the static client only when it was built from the revision the other ASIKit clients were.
+    if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -x "$STATIC_BIN/asikit-bench" ] ||
+        ! cmp -s "$HERE/.build/asikit-revision" "$HERE/.build-static/asikit-revision"; then
+        say "building asikit-static (release, --static-swift-stdlib)"
+        swift build "${STATIC_FLAGS[@]}" >&2
+        revision >"$HERE/.build-static/asikit-revision"
+        cmp -s "$HERE/.build/asikit-revision" "$HERE/.build-static/asikit-revision" ||
+            say "warning: asikit-static is built from $(cat "$HERE/.build-static/asikit-revision"), the other ASIKit" \
+                "clients from $(cat "$HERE/.build/asikit-revision" 2>/dev/null || echo '?'); run without SKIP_BUILD"
+    fi
 fi
 cc -O2 -o "$WORK/libcurl-bench" "$HERE/C/libcurl_bench.c" -lcurl
 
@@ -352,17 +362,17 @@ table() {
     rule
     table_row seq "1 KiB GET, sequential keep-alive, req/s" 0
     loop_row seq "  same, on transport.taskExecutor (**)"
-    loop_row seq "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
+    loop_row seq "  same, observability, no backend (****)" asikit-obs
     loop_row seq "  same, --static-swift-stdlib (*******)" asikit-static
     table_row conc "1 KiB GET, $C connections, req/s" 0
     loop_row conc "  same, on transport.taskExecutor (**)"
     loop_row conc "  same, runsOnTransportExecutor off (******)" asikit-caller
     loop_row conc "  same, --static-swift-stdlib (*******)" asikit-static
-    loop_row conc "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
+    loop_row conc "  same, observability, no backend (****)" asikit-obs
     table_row queue "$N-request queue, width $C, req/s (*)" 0 conc
     loop_row queue "  same, runsOnTransportExecutor off (******)" asikit-caller conc
     table_row dl "100 MiB download to /dev/null, MB/s" 0
-    loop_row dl "  same, ObservabilityMiddleware, no backend (****)" asikit-obs
+    loop_row dl "  same, observability, no backend (****)" asikit-obs
     loop_row dl "  same, --static-swift-stdlib (*******)" asikit-static
     table_row gzip "gzip_static 10 MiB, decoded MB/s" 0
     loop_row gzip "  same, --static-swift-stdlib (*******)" asikit-static
@@ -379,7 +389,7 @@ table() {
     rss_row file "  peak RSS during the 1 GiB download, MiB"
     rss_row conc "  peak RSS, 1 KiB GET x$C, MiB"
     rss_variant_row conc "    same, --static-swift-stdlib (*******)" asikit-static
-    rss_variant_row dl "  peak RSS, 100 MiB download, --static-swift-stdlib (*******)" asikit-static
+    rss_variant_row dl "  peak RSS, 100 MiB, static (*******)" asikit-static
     echo
     echo "(*) ASIKit: RequestQueue (HTTPPipeline) with maxConcurrentRequests $C; the peers have no such queue, so their"
     echo "    cells repeat their $C-connection figures. MB = 1e6 bytes; gzip MB/s count decoded bytes ($TEXT_BYTES bytes"
