@@ -79,6 +79,7 @@ package final class ApachePeer {
             ServerRoot \(directory)
             PidFile \(directory)/httpd.pid
             ErrorLog \(directory)/error.log
+            Timeout 600
             Listen 127.0.0.1:\(port)
             LoadModule mpm_event_module \(modules)/mod_mpm_event.so
             LoadModule authz_core_module \(modules)/mod_authz_core.so

@@ -1,6 +1,11 @@
 extension NginxPeer {
     /// The settings every test nginx shares: one worker, its pid file, logs and temporary files inside
-    /// `directory`, no access log, and plain MIME types. Ends inside the `http` block.
+    /// `directory`, no access log, plain MIME types, and read and send timeouts of ten minutes. Ends inside the
+    /// `http` block.
+    ///
+    /// The timeouts are ``generousTimeout``'s for the same reason: nginx's default 60 s between two reads closed
+    /// a 256 MiB upload under the test (`EPIPE` while sending) when, on two busy cores, the test process got no
+    /// thread for longer than that.
     /// - Parameter directory: The peer's temporary directory.
     /// - Returns: The start of an `nginx.conf`.
     package static func commonSettings(directory: String) -> String {
@@ -11,6 +16,9 @@ extension NginxPeer {
         events { worker_connections 256; }
         http {
             access_log off;
+            client_header_timeout 600s;
+            client_body_timeout 600s;
+            send_timeout 600s;
             client_body_temp_path \(directory)/temp/client_body;
             proxy_temp_path \(directory)/temp/proxy;
             fastcgi_temp_path \(directory)/temp/fastcgi;

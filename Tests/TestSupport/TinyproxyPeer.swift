@@ -75,7 +75,7 @@ package final class TinyproxyPeer {
         var lines = [
             "Port \(port)",
             "Listen 127.0.0.1",
-            "Timeout 60",
+            "Timeout 600",  // generousTimeout: a test starved of threads must not find its proxy gone
             "Allow 127.0.0.1",
             "LogFile \"\(directory)/tinyproxy.log\"",
             "MaxClients 20",
