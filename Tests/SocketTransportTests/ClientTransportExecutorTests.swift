@@ -37,11 +37,20 @@ import Testing
         return (server, transport, client, recorder)
     }
 
-    /// A request that waits (for at most five minutes) until it is cancelled.
-    static func stalledRequest(_ server: LoopbackServer, _ client: Client) -> Task<ClientResponse, any Error> {
+    /// Runs `body` while another request of `client` waits at the server for its head (for at most five minutes),
+    /// then cancels that request and waits until it has ended.
+    static func besideAStalledRequest(
+        _ server: LoopbackServer, _ client: Client, _ body: () async throws -> Void
+    ) async throws {
+        let arrived = server.requests.count
         var request = Request(url: server.url("/stall"))
         request.options.timeout = .seconds(300)
-        return Task { try await client.send(request) }
+        let stalled = Task { try await client.send(request) }
+        defer { stalled.cancel() }
+        #expect(await eventually { server.requests.count == arrived + 1 })
+        try await body()
+        stalled.cancel()
+        _ = await stalled.result
     }
 
     @Test func theLoopIsOfferedOnlyWhileARequestAwaitsItsHead() async throws {
@@ -51,11 +60,9 @@ import Testing
         _ = try await client.send(Request(url: server.url("/ok")))
         #expect(transport.preferredTaskExecutor == nil, "nothing is in flight after the answer")
 
-        let stalled = Self.stalledRequest(server, client)
-        #expect(await eventually { server.requests.count == 2 })
-        #expect(transport.preferredTaskExecutor != nil)
-        stalled.cancel()
-        _ = await stalled.result
+        try await Self.besideAStalledRequest(server, client) {
+            #expect(transport.preferredTaskExecutor != nil)
+        }
         #expect(transport.preferredTaskExecutor == nil)
         try await transport.shutdown()
     }
@@ -63,34 +70,26 @@ import Testing
     @Test func aRequestBesideABusyLoopRunsOnTheLoopThread() async throws {
         let (server, transport, client, recorder) = try Self.setUp()
         defer { server.shutdown() }
-        let stalled = Self.stalledRequest(server, client)
-        defer { stalled.cancel() }
-        #expect(await eventually { server.requests.count == 1 })
-
-        let response = try await client.send(Request(url: server.url("/ok")))
-        #expect(response.text() == "fine")
-        #expect(recorder.names.withLock { $0 } == ["asi-loop-0"])
-        stalled.cancel()
-        _ = await stalled.result
+        try await Self.besideAStalledRequest(server, client) {
+            let response = try await client.send(Request(url: server.url("/ok")))
+            #expect(response.text() == "fine")
+            #expect(recorder.names.withLock { $0 } == ["asi-loop-0"])
+        }
         try await transport.shutdown()
     }
 
     @Test func theCallersCodeAfterSendDoesNotRunOnTheLoop() async throws {
         let (server, transport, client, recorder) = try Self.setUp()
         defer { server.shutdown() }
-        let stalled = Self.stalledRequest(server, client)
-        defer { stalled.cancel() }
-        #expect(await eventually { server.requests.count == 1 })
-
-        var after: [String] = []
-        for _ in 0..<3 {
-            _ = try await client.send(Request(url: server.url("/ok")))
-            after.append(POSIXTransportTaskExecutorTests.threadName())
+        try await Self.besideAStalledRequest(server, client) {
+            var after: [String] = []
+            for _ in 0..<3 {
+                _ = try await client.send(Request(url: server.url("/ok")))
+                after.append(POSIXTransportTaskExecutorTests.threadName())
+            }
+            #expect(recorder.names.withLock { $0 } == Array(repeating: "asi-loop-0", count: 3))
+            #expect(after.allSatisfy { $0 != "asi-loop-0" }, "\(after)")
         }
-        #expect(recorder.names.withLock { $0 } == Array(repeating: "asi-loop-0", count: 3))
-        #expect(after.allSatisfy { $0 != "asi-loop-0" }, "\(after)")
-        stalled.cancel()
-        _ = await stalled.result
         try await transport.shutdown()
     }
 
@@ -99,11 +98,9 @@ import Testing
         defer { server.shutdown() }
         let transport = POSIXTransport(configuration: .init(loopCount: 2))
         let client = Client(transport: transport)
-        let stalled = Self.stalledRequest(server, client)
-        #expect(await eventually { server.requests.count == 1 })
-        #expect(transport.preferredTaskExecutor == nil)
-        stalled.cancel()
-        _ = await stalled.result
+        try await Self.besideAStalledRequest(server, client) {
+            #expect(transport.preferredTaskExecutor == nil)
+        }
         try await transport.shutdown()
     }
 
@@ -119,38 +116,30 @@ import Testing
     @Test func turnedOffNoRequestRunsOnTheLoopThread() async throws {
         let (server, transport, client, recorder) = try Self.setUp(runsOnTransportExecutor: false)
         defer { server.shutdown() }
-        let stalled = Self.stalledRequest(server, client)
-        defer { stalled.cancel() }
-        #expect(await eventually { server.requests.count == 1 })
-
-        _ = try await client.send(Request(url: server.url("/ok")))
-        #expect(recorder.names.withLock { $0 }.count == 1)
-        #expect(recorder.names.withLock { $0 }.allSatisfy { $0 != "asi-loop-0" })
-        stalled.cancel()
-        _ = await stalled.result
+        try await Self.besideAStalledRequest(server, client) {
+            _ = try await client.send(Request(url: server.url("/ok")))
+            #expect(recorder.names.withLock { $0 }.count == 1)
+            #expect(recorder.names.withLock { $0 }.allSatisfy { $0 != "asi-loop-0" })
+        }
         try await transport.shutdown()
     }
 
     @Test func queuedRequestsBesideABusyLoopRunOnTheLoopThread() async throws {
         let (server, transport, client, recorder) = try Self.setUp()
         defer { server.shutdown() }
-        let stalled = Self.stalledRequest(server, client)
-        defer { stalled.cancel() }
-        #expect(await eventually { server.requests.count == 1 })
-
-        let queue = RequestQueue(client: client)
-        let results = queue.results  // before go(), to see every result
-        for _ in 0..<4 { _ = queue.add(Request(url: server.url("/ok"))) }
-        queue.go()
-        var statuses: [Int] = []
-        for await result in results {
-            statuses.append(try result.result.get().status.code)
-            if statuses.count == 4 { break }
+        try await Self.besideAStalledRequest(server, client) {
+            let queue = RequestQueue(client: client)
+            let results = queue.results  // before go(), to see every result
+            for _ in 0..<4 { _ = queue.add(Request(url: server.url("/ok"))) }
+            queue.go()
+            var statuses: [Int] = []
+            for await result in results {
+                statuses.append(try result.result.get().status.code)
+                if statuses.count == 4 { break }
+            }
+            #expect(statuses == [200, 200, 200, 200])
+            #expect(recorder.names.withLock { $0 } == Array(repeating: "asi-loop-0", count: 4))
         }
-        #expect(statuses == [200, 200, 200, 200])
-        #expect(recorder.names.withLock { $0 } == Array(repeating: "asi-loop-0", count: 4))
-        stalled.cancel()
-        _ = await stalled.result
         try await transport.shutdown()
     }
 }
