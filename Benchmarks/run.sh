@@ -247,6 +247,21 @@ wrk_rate() {
     say "  $row wrk: $rate req/s"
 }
 
+# measured CLIENT ROW : whether ROW measures CLIENT. The queue and cache rows are ASIKit's own; each ASIKit
+# variant runs only on the rows that show what it changes.
+measured() {
+    local rows
+    case "$1" in
+        asikit) return 0 ;;
+        asikit-loop) rows="seq conc tls" ;;
+        asikit-obs) rows="seq conc dl" ;;
+        asikit-caller) rows="conc queue c1k" ;;
+        asikit-static) rows="seq conc dl gzip tls" ;;
+        *) [ "$2" != queue ] && [ "$2" != cache ]; return ;;
+    esac
+    [[ " $rows " == *" $2 "* ]]
+}
+
 # Each row runs its clients in turn, run after run, so slow drifts in the machine's load hit all of them alike.
 row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
     local row="$1" runs="$2" key="$3" expect="$4"; shift 4
@@ -254,12 +269,7 @@ row_runs() { # row_runs ROW RUNS KEY EXPECT ARGS...
     say "$row"
     for i in $(seq 1 "$runs"); do
         for client in $CLIENTS; do
-            case "$row,$client" in queue,asikit | queue,asikit-caller | cache,asikit) ;; queue,* | cache,*) continue ;; esac
-            case "$client,$row" in asikit-loop,seq | asikit-loop,conc | asikit-loop,tls) ;; asikit-loop,*) continue ;; esac
-            case "$client,$row" in asikit-obs,seq | asikit-obs,conc | asikit-obs,dl) ;; asikit-obs,*) continue ;; esac
-            case "$client,$row" in asikit-caller,conc | asikit-caller,queue | asikit-caller,c1k) ;; asikit-caller,*) continue ;; esac
-            case "$client,$row" in asikit-static,seq | asikit-static,conc | asikit-static,dl | asikit-static,gzip) ;;
-                asikit-static,tls) ;; asikit-static,*) continue ;; esac
+            measured "$client" "$row" || continue
             measure "$row" "$client" "$key" "$expect" "$@"
             if [ "$row" = file ]; then rm -f "$WORK/out.bin" && sync; fi
             if [ "$row" = cache ]; then rm -rf "$WORK/cache"; fi
