@@ -42,10 +42,15 @@ extension PeerError {
         "Address already in use", "Connection in use", "Could not create listening sockets",
     ]
 
+    /// Whether a peer's log says that a port it was given is taken.
+    static func reportsPortConflict(_ log: some StringProtocol) -> Bool {
+        portConflictMarkers.contains { log.contains($0) }
+    }
+
     /// Whether this is a failure to start because a port was taken between being picked and being bound.
     var isPortConflict: Bool {
         guard case .startFailed(_, let log) = self else { return false }
-        return Self.portConflictMarkers.contains { log.contains($0) }
+        return Self.reportsPortConflict(log)
     }
 
     /// Makes and launches a peer, trying again with a fresh one (fresh ports) when a port was taken between being

@@ -153,7 +153,7 @@ package final class SquidPeer {
             }
             // squid goes on running without a port it could not bind ("commBind Cannot bind socket … Address
             // already in use"): that is a port conflict, tried again on fresh ports, not a squid still starting.
-            if log.contains("Address already in use") {
+            if PeerError.reportsPortConflict(log) {
                 throw PeerError.startFailed("squid (a port was taken)", log: String(log.suffix(2048)))
             }
             if log.contains("Accepting HTTP Socket connections"), LoopbackPorts.accepts(port),
