@@ -72,7 +72,8 @@ let package = Package(
         // Bandwidth throttling: a `BandwidthLimiter` with ASIHTTPRequest's shared budget (issue 14).
         .target(name: "Throttle", dependencies: ["HTTPCore"], path: "Plugins/Throttle"),
         .systemLibrary(
-            name: "CLibPSL", path: "Plugins/CLibPSL", pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]
+            // Opened with dlopen (decision 0023): the runtime libpsl5 is on every Debian machine, libpsl-dev is not.
+            name: "CLibPSL", path: "Plugins/CLibPSL", providers: [.apt(["libpsl5"])]
         ),
         .target(name: "PublicSuffix", dependencies: ["HTTPCore", "CLibPSL"], path: "Plugins/PublicSuffix"),
         .target(

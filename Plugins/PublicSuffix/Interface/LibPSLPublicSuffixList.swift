@@ -9,26 +9,40 @@ public import HTTPCore
 /// private suffixes both count, and a top-level domain the list does not name is a suffix too (the list's
 /// implicit `*` rule), as in curl.
 ///
+/// libpsl is opened at run time (`libpsl.so.5`, Debian's `libpsl5`, on every Debian machine), not linked: building
+/// this plug-in needs no `libpsl-dev` (decision 0023).
+///
 /// ```swift
 /// let client = Client(transport: .posix(), configuration: .init(publicSuffixes: .libpsl()))
 /// ```
 public final class LibPSLPublicSuffixList: PublicSuffixList {
+    /// libpsl's functions, loaded on first use; `nil` when the system has no `libpsl.so.5`.
+    private static let library: c_libpsl_functions? = {
+        let functions = c_libpsl_load()
+        return functions.isPublicSuffix == nil ? nil : functions
+    }()
+
     /// libpsl's context: read-only once loaded, and libpsl's lookups are safe from many threads at once.
-    private nonisolated(unsafe) let context: OpaquePointer?
+    private nonisolated(unsafe) let context: UnsafeRawPointer?
     /// Whether `context` came from `psl_latest` and is freed with the value (the built-in one is static).
     private let ownsContext: Bool
 
     /// Loads the list.
     ///
-    /// Uses the newer of the built-in list and the system's file; when neither loads (a libpsl built without
-    /// data and no file), every domain is reported as a suffix, so cookies with a `Domain` attribute are
-    /// refused rather than accepted for everyone.
+    /// Uses the newer of the built-in list and the system's file. When neither loads (a libpsl built without data
+    /// and no file) or the system has no libpsl, every domain is reported as a suffix, so cookies with a `Domain`
+    /// attribute are refused rather than accepted for everyone; ``isLoaded`` tells.
     public init() {
-        if let latest = psl_latest(nil) {
-            context = latest
+        guard let library = Self.library else {
+            context = nil
+            ownsContext = false
+            return
+        }
+        if let latest = library.latest?(nil) {
+            context = UnsafeRawPointer(latest)
             ownsContext = true
         } else {
-            context = psl_builtin()  // static, or nil when libpsl was built without data
+            context = library.builtin?()  // static, or nil when libpsl was built without data
             ownsContext = false
         }
     }
@@ -37,7 +51,7 @@ public final class LibPSLPublicSuffixList: PublicSuffixList {
     public var isLoaded: Bool { context != nil }
 
     deinit {
-        if ownsContext, let context { psl_free(context) }
+        if ownsContext, let context, let free = Self.library?.free { free(UnsafeMutableRawPointer(mutating: context)) }
     }
 
     /// Whether `domain` is a public suffix.
@@ -45,8 +59,8 @@ public final class LibPSLPublicSuffixList: PublicSuffixList {
     /// - Returns: `true` for `co.uk`, `github.io`, `com`, and unknown top-level domains; `false` for
     ///   `example.co.uk`.
     public func isPublicSuffix(_ domain: String) -> Bool {
-        guard let context else { return true }
-        return domain.withCString { c_psl_is_public_suffix(context, $0) } != 0
+        guard let context, let isPublicSuffix = Self.library?.isPublicSuffix else { return true }
+        return domain.withCString { isPublicSuffix(context, $0, Int32(C_PSL_TYPE_ANY)) } != 0
     }
 }
 
