@@ -3,4 +3,6 @@
 #define DUK_COMPILING_DUKTAPE
 #include "duktape_build.h"
 #pragma clang diagnostic ignored "-Weverything"
+#if __has_include("/usr/share/duktape/duktape.c")
 #include "/usr/share/duktape/duktape.c"
+#endif

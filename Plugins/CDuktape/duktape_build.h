@@ -4,6 +4,11 @@
 #ifndef ASI_DUKTAPE_BUILD_H
 #define ASI_DUKTAPE_BUILD_H
 
+// Debian's duktape-dev installs the amalgamation there; it is the one system package the ProxyPAC plug-in needs
+// beyond the design's zlib and OpenSSL, so a build without it stops here with the package to install.
+#if !__has_include("/usr/share/duktape/duktape.c") || !__has_include("/usr/share/duktape/duk_config.h")
+#error "ProxyPAC compiles Duktape from Debian's duktape-dev package, which is not installed: apt-get install duktape-dev (or run scripts/install-dependencies.sh)"
+#else
 #include "/usr/share/duktape/duk_config.h"
 
 #undef DUK_USE_INTERRUPT_COUNTER
@@ -14,4 +19,5 @@ int asi_pac_exec_timeout_check(void *udata);
 
 #include "/usr/share/duktape/duktape.h"
 
+#endif
 #endif

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Installs what building every target and running every test with its real peers needs, and nothing that is
+# already there: Debian's packages (apt-get, with sudo when not root) and the Python peers (pip). Run by
+# scripts/test.sh (the README's test command) and .ci/run, so a fresh machine needs nothing installed by hand.
+# A second run installs nothing and takes well under a second.
+#
+# What each package is for:
+#   zlib1g-dev, libssl-dev   the design's two system libraries (GzipCodec; SocketTransport, FileKeyring, ...)
+#   duktape-dev              ProxyPAC compiles Debian's Duktape amalgamation (decision 0016); the one -dev package
+#                            beyond the design's two that a library target needs
+#   pkg-config               how SwiftPM finds zlib and OpenSSL
+#   nginx, tinyproxy, apache2, apache2-utils, squid, microsocks
+#                            the interop tests' real peers, started by the tests on free ports (squid's basic,
+#                            digest and NTLM helpers; microsocks is the SOCKS5 proxy)
+#   curl, openssl            the tests compare with curl and make certificates with openssl
+#   media-types              /etc/mime.types for the form tests' MIME guesses
+#   publicsuffix             the system's Public Suffix List, which libpsl (opened at run time, decision 0023)
+#                            prefers when newer than its built-in copy
+#   libxml2                  the S3 plug-in opens it at run time (decision 0021)
+#   pip: pacparser           the reference PAC evaluator asi --pac-test is compared with
+#   pip: httpbin, gunicorn   the httpbin peer
+#   pip: moto[server]        the S3-compatible server of the S3 tests
+#
+# Usage: scripts/install-dependencies.sh [--build-only]
+#   --build-only  only what `swift build` needs (the -dev packages and pkg-config), no peers
+set -euo pipefail
+
+export DEBIAN_FRONTEND=noninteractive
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null; then
+        sudo="sudo"
+        # CI has no terminal to ask for a password.
+        if [ ! -t 0 ]; then sudo="sudo -n"; fi
+    else
+        echo "install-dependencies: not root and no sudo; install the packages below as root" >&2
+    fi
+fi
+
+packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
+if [ "${1:-}" != "--build-only" ]; then
+    packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl media-types publicsuffix libxml2)
+fi
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "apt-get install ${missing[*]}"
+    # Keep Debian's postinst scripts from starting nginx, apache2 or squid as system services; the tests start
+    # their own.
+    made_policy=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+        $sudo chmod +x /usr/sbin/policy-rc.d
+        made_policy=1
+    fi
+    installed=0
+    $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" || installed=$?
+    if [ "$made_policy" = 1 ]; then $sudo rm -f /usr/sbin/policy-rc.d; fi
+    if [ "$installed" != 0 ]; then exit "$installed"; fi
+fi
+if [ "${1:-}" = "--build-only" ]; then exit 0; fi
+
+# pip_install MODULES PACKAGE...: installs the packages unless python3 can import every module named.
+pip_install() {
+    local modules="$1"
+    shift
+    if python3 -c "import $modules" 2>/dev/null; then return 0; fi
+    echo "pip install $*"
+    local args=(install -q --disable-pip-version-check --root-user-action=ignore "$@")
+    python3 -m pip "${args[@]}" || python3 -m pip "${args[@]}" --break-system-packages
+}
+pip_install pacparser pacparser
+pip_install "httpbin, gunicorn" httpbin gunicorn
+pip_install "moto.server, boto3" 'moto[server]'
