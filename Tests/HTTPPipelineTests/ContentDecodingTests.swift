@@ -200,6 +200,36 @@ import Testing
         #expect(try await Self.response(bytes, contentType: contentType).text() == text)
     }
 
+    /// `café` in UTF-8 under types that are UTF-8 by definition, with no charset: never ISO-8859-1's `cafÃ©`.
+    @Test(arguments: [
+        "application/json", "Application/JSON ; q=1", "application/problem+json", "application/ld+json",
+        "application/yaml", "application/vnd.api+yaml", "text/javascript", "application/javascript",
+        "text/event-stream", "text/vtt", "application/x-www-form-urlencoded", "application/xml", "text/xml",
+        "image/svg+xml",
+    ])
+    func typesThatAreUTF8ByDefinitionAreDecodedAsUTF8(contentType: String) async throws {
+        let cafe: [UInt8] = [0x63, 0x61, 0x66, 0xC3, 0xA9]
+        #expect(try await Self.response(cafe, contentType: contentType).text() == "café")
+        #expect(TextEncoding(impliedBy: contentType, body: cafe) == .utf8)
+    }
+
+    @Test func aCharsetStillWinsAndOtherTypesKeepTheDefault() async throws {
+        #expect(try await Self.response([0xE9], contentType: "application/json; charset=iso-8859-1").text() == "é")
+        for contentType in ["text/plain", "text/html", "text/csv", "application/octet-stream", "application/jsonx"] {
+            #expect(TextEncoding(impliedBy: contentType) == nil, "\(contentType)")
+        }
+        #expect(try await Self.response([0xE9], contentType: "text/html").text() == "é")
+    }
+
+    @Test func charsetlessXMLFollowsItsByteOrderMarkAndDeclaration() {
+        let latin1 = Array(#"<?xml version="1.0" encoding='iso-8859-1'?><a>"#.utf8) + [0xE9]
+        #expect(TextEncoding(impliedBy: "application/xml", body: latin1) == .isoLatin1)
+        #expect(TextEncoding(impliedBy: "text/xml", body: Array(#"<?xml version="1.0"?><a/>"#.utf8)) == .utf8)
+        #expect(TextEncoding(impliedBy: "application/atom+xml", body: [0xFF, 0xFE, 0x3C, 0x00]) == .utf16)
+        let unknown = Array(#"<?xml version="1.0" encoding="EBCDIC-US"?>"#.utf8)
+        #expect(TextEncoding(impliedBy: "application/xml", body: unknown) == .utf8, "an unknown name: UTF-8")
+    }
+
     @Test func theDefaultEncodingAppliesWithoutACharset() async throws {
         #expect(try await Self.response([0xE9], contentType: "text/plain").text() == "é")
         #expect(try await Self.response([0xE9], contentType: nil).text(defaultEncoding: .utf8) == "\u{FFFD}")

@@ -24,7 +24,7 @@ extension NginxPeer {
             fastcgi_temp_path \(directory)/temp/fastcgi;
             uwsgi_temp_path \(directory)/temp/uwsgi;
             scgi_temp_path \(directory)/temp/scgi;
-            types { text/plain txt; application/octet-stream bin; }
+            types { text/plain txt; application/octet-stream bin; application/json json; application/xml xml; }
             default_type application/octet-stream;
         """
     }

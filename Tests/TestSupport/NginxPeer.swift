@@ -4,7 +4,8 @@ import Glibc
 /// A real nginx on 127.0.0.1 (and `::1` when the machine has it), started for one test and stopped after it.
 ///
 /// It serves four servers on ports picked at run time:
-/// - ``Server/plain``: HTTP, with `/hello.txt` (`hello\n`), `/1k.bin` (``oneKiB``) and `/conn`, which answers
+/// - ``Server/plain``: HTTP, with `/hello.txt` (`hello\n`), `/1k.bin` (``oneKiB``), `/cafe.json` (``cafeJSON``),
+///   `/cafe-latin1.xml` (``cafeLatin1XML``) and `/conn`, which answers
 ///   `"$connection $connection_requests"` to prove keep-alive.
 /// - ``Server/tls``: the same over HTTPS with the test CA's `localhost` certificate.
 /// - ``Server/wrongName``: HTTPS with a certificate for `wrong.example` only, signed by the same CA.
@@ -28,6 +29,13 @@ package final class NginxPeer {
 
     /// The body of `/1k.bin`: 1,024 bytes, `i % 251` for each index.
     package static let oneKiB: [UInt8] = (0..<1024).map { UInt8($0 % 251) }
+
+    /// The body of `/cafe.json` (`application/json`, no charset, as nginx serves it): `{"name":"café"}` in UTF-8.
+    package static let cafeJSON: [UInt8] = Array(#"{"name":"café"}"#.utf8)
+    /// The body of `/cafe-latin1.xml` (`application/xml`, no charset): a document whose declaration says
+    /// ISO-8859-1, with `café` in that encoding.
+    package static let cafeLatin1XML: [UInt8] =
+        Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><name>caf"#.utf8) + [0xE9] + Array("</name>".utf8)
 
     /// Where nginx is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("nginx")
@@ -110,6 +118,8 @@ package final class NginxPeer {
         }
         try write(Array("hello\n".utf8), to: "www/hello.txt")
         try write(Self.oneKiB, to: "www/1k.bin")
+        try write(Self.cafeJSON, to: "www/cafe.json")
+        try write(Self.cafeLatin1XML, to: "www/cafe-latin1.xml")
         try write(Array(configuration.utf8), to: "nginx.conf")
     }
 

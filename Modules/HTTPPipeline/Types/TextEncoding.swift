@@ -27,6 +27,53 @@ public enum TextEncoding: Sendable, Hashable {
         self.init(charset: String(charset.filter { $0 != "\"" && $0 != "'" }))
     }
 
+    /// The encoding a media type defines for itself, when its `Content-Type` names no charset: UTF-8 for the types
+    /// whose specifications make UTF-8 the only or the default encoding.
+    ///
+    /// Those are JSON (`application/json`, RFC 8259 §8.1) and every `+json` type (RFC 6839), YAML
+    /// (`application/yaml` and `+yaml`, RFC 9512), JavaScript (`text/javascript`, `application/javascript`,
+    /// RFC 9239), server-sent events (`text/event-stream`), WebVTT (`text/vtt`) and
+    /// `application/x-www-form-urlencoded` (WHATWG URL). XML (`application/xml`, `text/xml` and `+xml`, RFC 7303)
+    /// follows the document: a UTF-16 byte-order mark, else the `encoding` of its XML declaration, else UTF-8.
+    /// Other types, HTML and `text/plain` among them, return `nil`: their default is the caller's
+    /// (ASIHTTPRequest's `defaultResponseEncoding`, ISO-8859-1).
+    /// - Parameters:
+    ///   - contentType: The `Content-Type` value; its parameters are ignored.
+    ///   - body: The start of the body, read for XML's byte-order mark and declaration only.
+    public init?(impliedBy contentType: String, body: [UInt8] = []) {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?.trimmingOWS().lowercased() ?? ""
+        switch mediaType {
+        case "application/json", "application/yaml", "text/javascript", "application/javascript",
+            "text/event-stream", "text/vtt", "application/x-www-form-urlencoded":
+            self = .utf8
+        case "application/xml", "text/xml":
+            self = Self.xmlEncoding(body)
+        case _ where mediaType.hasSuffix("+json") || mediaType.hasSuffix("+yaml"):
+            self = .utf8
+        case _ where mediaType.hasSuffix("+xml"):
+            self = Self.xmlEncoding(body)
+        default:
+            return nil
+        }
+    }
+
+    /// An XML document's encoding without a charset (XML 1.0 appendix F): a UTF-16 byte-order mark, the
+    /// declaration's `encoding` when it names one this type knows, or UTF-8.
+    private static func xmlEncoding(_ body: [UInt8]) -> TextEncoding {
+        if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) { return .utf16 }
+        let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard body[start...].starts(with: Array("<?xml".utf8)) else { return .utf8 }
+        let declaration = Array(body[start...].prefix(200).prefix { $0 != UInt8(ascii: ">") })
+        let keyword = Array("encoding".utf8)
+        guard let found = declaration.indices.first(where: { declaration[$0...].starts(with: keyword) }) else {
+            return .utf8
+        }
+        let rest = declaration[(found + keyword.count)...].drop { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: "=") }
+        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return .utf8 }
+        let name = String(decoding: rest.dropFirst().prefix { $0 != quote }, as: UTF8.self)
+        return TextEncoding(charset: name) ?? .utf8
+    }
+
     /// The encoding for an IANA charset name, case-insensitively, if known.
     /// - Parameter charset: A name such as `utf-8`, `ISO-8859-1` or `windows-1252`.
     public init?(charset: String) {
