@@ -6,11 +6,14 @@ extension Client {
     /// Sends a request and blocks the calling thread until it finishes (ASIHTTPRequest's `startSynchronous`).
     ///
     /// For scripts, command-line tools and other non-async code. The request runs on the concurrency pool while
-    /// this thread waits, so calling it from async code (where it could starve the pool) is a programmer error
-    /// and traps; use ``send(_:)`` there.
+    /// this thread waits, so calling it from async code (where it could starve the pool) is a programmer error:
+    /// a direct call in an `async` function or in a `main.swift` with a top-level `await` does not compile
+    /// (`noasync`), and a call through a synchronous function from a task traps. Use ``send(_:)`` there; the
+    /// README's "Getting started" shows a `main.swift` that mixes both.
     /// - Parameter request: The request.
     /// - Returns: The final response.
     /// - Throws: ``ClientError``; a cancelled request throws ``ClientError/Code/cancelled``.
+    @available(*, noasync, message: "sendSynchronously blocks its thread; use 'try await send(_:)' in async code")
     public func sendSynchronously(_ request: Request) throws -> ClientResponse {
         precondition(
             withUnsafeCurrentTask { $0 == nil },
