@@ -1,3 +1,5 @@
+public import FoundationEssentials
+
 /// Keeps credentials by scope (scheme, host, port, realm; server or proxy).
 ///
 /// A client has two slots: ``CredentialStore``s for the session (ASIHTTPRequest's session store,
@@ -61,4 +63,21 @@ public protocol CredentialStore: PluginLifecycle {
 extension CredentialStore {
     /// `false`: the store is asked on every lookup.
     public var isKnownEmpty: Bool { false }
+
+    /// Returns the server credential this store would answer a request to `url` with, without sending anything:
+    /// ask a keyring whether it holds a login before showing a prompt (ASIHTTPRequest's
+    /// `savedCredentialsForHost:port:protocol:realm:`).
+    ///
+    /// The lookup is the pipeline's: scheme, host and port from the URL (the scheme's default port when it names
+    /// none), ranked by ``CredentialScope/bestMatch(among:scope:)``, so without a realm a credential saved for any
+    /// realm of that origin answers.
+    /// - Parameters:
+    ///   - url: The URL a request would go to.
+    ///   - realm: The realm, if known.
+    /// - Returns: The credential, or `nil` when the store holds none for that origin (or the URL has no host).
+    /// - Throws: ``ClientError`` when the storage fails (a wrong keyring passphrase, say).
+    public func credential(for url: URL, realm: String? = nil) async throws -> Credential? {
+        guard let scope = CredentialScope(url: url, realm: realm) else { return nil }
+        return try await credential(for: scope)
+    }
 }

@@ -1,3 +1,5 @@
+public import FoundationEssentials
+
 /// A user name and password, or a bearer token. Its `description` never shows the secret.
 public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
@@ -84,6 +86,19 @@ public struct CredentialScope: Sendable, Hashable, CustomStringConvertible {
         self.port = port
         self.realm = realm
         self.target = target
+    }
+
+    /// Creates the scope of a server's credentials for a URL: its scheme, host and port (the scheme's default when
+    /// the URL names none), as the pipeline looks them up when it sends a request to that URL.
+    /// - Parameters:
+    ///   - url: An `http` or `https` URL; its path, query and user info are ignored.
+    ///   - realm: The realm, if known; `nil` matches a credential saved for any realm.
+    ///
+    /// The initializer fails when the URL has no scheme or host.
+    public init?(url: URL, realm: String? = nil) {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host(percentEncoded: false), !host.isEmpty
+        else { return nil }
+        self.init(scheme: scheme, host: host, port: url.port ?? (scheme == "https" ? 443 : 80), realm: realm)
     }
 
     /// Creates the scope of a proxy's credentials: the route kind's scheme (`http`, `https`, `socks5`, ...), the
