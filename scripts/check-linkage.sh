@@ -5,6 +5,7 @@
 #     SocketTransport, DiskCache and AmazonS3 (with the S3 plug-in, whose XML is libxml2's, not FoundationXML),
 #     and runs it once;
 #   - the README's first Swift example, in a new package that depends on the ASIKit product only (built, not run);
+#   - the README's blocking-and-async main.swift, in the same package, run against a local python3 http.server;
 #   - the Tour example, and every other executable product named as an argument;
 #   - Examples/OpenAPIClient, a separate package that depends on this one by path and on the ecosystem packages
 #     the adapters adapt (a generated OpenAPI client through OpenAPIASIKit, with ASIKitObservability): built, not
@@ -183,6 +184,52 @@ else
     failures=$((failures + 1))
 fi
 
+# ---------------------------------------------------------------- probe: the README's blocking-and-async main.swift
+# The README's "Blocking and async in one program" example, built on the ASIKit product in the same new package
+# (a second executable) and run against a python3 http.server on a free port: it must print its blocking line and
+# its async line and exit 0, not deadlock (a `Task { }` there would wait for the blocked main thread).
+mixed_source="$readme_probe/Sources/MixedExample/main.swift"
+mkdir -p "$(dirname "$mixed_source")"
+awk '/^### Blocking and async in one program$/ { section = 1; next } section && /^```swift$/ { inside = 1; next }
+    inside && /^```$/ { exit } inside { print }' README.md >"$mixed_source"
+cat >>"$readme_probe/Package.swift" <<EOF
+package.targets.append(
+    .executableTarget(name: "MixedExample", dependencies: [.product(name: "ASIKit", package: "$identity")]))
+EOF
+echo "== building and running the README's blocking-and-async example against the ASIKit product"
+if [ ! -s "$mixed_source" ]; then
+    echo "FAIL README.md has no swift block under '### Blocking and async in one program'"
+    failures=$((failures + 1))
+elif swift build --package-path "$readme_probe" --scratch-path "$readme_scratch" --product MixedExample; then
+    mixed_binary="$(swift build --package-path "$readme_probe" --scratch-path "$readme_scratch" --show-bin-path)"
+    mixed_binary+="/MixedExample"
+    check_binary "MixedExample" "$mixed_binary"
+    server_log="$probe/http-server.log"
+    python3 -u -m http.server --bind 127.0.0.1 0 --directory "$probe" >"$server_log" 2>&1 &
+    server_pid=$!
+    port=""
+    for _ in $(seq 1 300); do
+        port="$(sed -nE 's/.*port ([0-9]+).*/\1/p' "$server_log" | head -1)"
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    mixed_status=0
+    mixed_output="$(timeout 120 "$mixed_binary" "http://127.0.0.1:$port/" 2>&1)" || mixed_status=$?
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    sed 's/^/   /' <<<"$mixed_output"
+    if [ "$mixed_status" != 0 ] || ! grep -q '^blocking: 200' <<<"$mixed_output" \
+        || ! grep -q '^async: 200 200$' <<<"$mixed_output"; then
+        echo "FAIL the README's blocking-and-async example did not run to its end (exit $mixed_status)"
+        failures=$((failures + 1))
+    else
+        echo "ok   the README's blocking-and-async example ran"
+    fi
+else
+    echo "FAIL the README's blocking-and-async example does not compile against ASIKit"
+    failures=$((failures + 1))
+fi
+
 # ---------------------------------------------------------------- Examples/OpenAPIClient: a new package on the adapters
 # Built in its own folder (.build-openapi-example by default); `.ci/run` runs the binary afterwards.
 case "$scratch" in /*) example_scratch="$scratch-openapi-example" ;; *) example_scratch="$repo/$scratch-openapi-example" ;; esac
@@ -213,4 +260,4 @@ if [ "$failures" -gt 0 ]; then
     echo "FAIL check-linkage: $failures problem(s)"
     exit 1
 fi
-echo "PASS check-linkage: $((${#products[@]} + 3)) executable(s) without libFoundation.so; adapters linked only where used"
+echo "PASS check-linkage: $((${#products[@]} + 4)) executable(s) without libFoundation.so; adapters linked only where used"
