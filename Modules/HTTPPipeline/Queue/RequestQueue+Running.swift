@@ -74,11 +74,9 @@ extension RequestQueue {
     }
 
     /// Carries out scheduler work in order: failures of waiting requests, the drain, cancels, then starts.
-    func perform(_ work: Work, firstError: (RequestID, ClientError)? = nil) {
+    func perform(_ work: Work) {
         for entry in work.failed {
-            let error =
-                firstError.flatMap { $0.0 == entry.handle.requestID ? $0.1 : nil }
-                ?? ClientError(.cancelled, message: "The request was cancelled")
+            let error = ClientError(.cancelled, message: "The request was cancelled")
             report(entry, outcome: .failure(error), streams: work.streams)
             let id = entry.handle.requestID
             perform(modify { $0.scheduler.pendingFailureReported(id) })
@@ -195,8 +193,11 @@ extension RequestQueue {
         handle.attach(task)
     }
 
-    /// Sends the `HEAD` pre-flight of a `GET` in its own task, sizes the request's download from the answer,
-    /// and fails the request when the pre-flight fails.
+    /// Sends the `HEAD` pre-flight of a `GET` in its own task and sizes the request's download from the answer.
+    ///
+    /// A pre-flight that fails (an error, not a status) neither fails its request nor the queue: the request
+    /// counts as one unit, as one of unknown size does, and its `GET` is still sent (ASIHTTPRequest's
+    /// `showAccurateProgress`, which sent the `GET` whatever became of the `HEAD`).
     func startPreflight(_ entry: Entry) {
         let id = entry.handle.requestID
         var head = entry.original
@@ -207,18 +208,18 @@ extension RequestQueue {
         // Registered under the lock before it can end, so that its end always finds (and removes) it.
         shared.withLock { shared in
             shared.preflights[id] = Task {
-                var failure: ClientError?
+                var length: Int64?
                 do {
                     try Task.checkCancellation()
                     let response = try await client.send(probe, id: .next(), events: PipelineEvents(), onData: nil)
-                    let length = response.headerFields[.contentLength].flatMap { Int64($0) }
-                    progress.presize(id, length: (200..<300).contains(response.status.code) ? length : nil)
+                    if (200..<300).contains(response.status.code) {
+                        length = response.headerFields[.contentLength].flatMap { Int64($0) }
+                    }
                 } catch {
-                    failure = ClientError.wrapping(error)
+                    // A failed HEAD says nothing about the GET: the request counts as one unit and still runs.
+                    // A pre-flight cancelled because its request failed finds no request left to size.
                 }
-                if let failure {
-                    perform(modify { $0.scheduler.failPending(id) ?? QueueState.Actions() }, firstError: (id, failure))
-                }
+                progress.presize(id, length: length)
                 perform(
                     modify { shared in
                         shared.preflights.removeValue(forKey: id)

@@ -74,7 +74,8 @@ public final class RequestQueue: Sendable {
     /// Adds a request (ASINetworkQueue's `addOperation:`). It starts once the queue runs and there is room.
     ///
     /// In accurate-progress mode, a `GET` added while the queue is suspended is preceded by a `HEAD` request
-    /// to the same URL that sizes the total; a failed `HEAD` fails the request with the same error.
+    /// to the same URL that sizes the total. A `HEAD` that fails fails nothing: the `GET` is still sent, and the
+    /// request counts as one unit in the total, like a request of unknown size.
     /// - Parameters:
     ///   - request: The request.
     ///   - callbacks: The request's own callbacks; they run before the queue's.
