@@ -29,9 +29,21 @@ extension RequestQueue {
         var scheduler: QueueState
         var entries: [RequestID: Entry] = [:]
         var preflights: [RequestID: Task<Void, Never>] = [:]
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// Tasks in ``RequestQueue/waitUntilFinished()``, each with the drain it waits for.
+        var waiters: [UInt64: (drain: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
         var streams: [UInt64: AsyncStream<QueueResult>.Continuation] = [:]
         var nextToken: UInt64 = 0
+        /// Drains so far, counted when the scheduler reports them.
+        var drainsAnnounced: UInt64 = 0
+        /// Drains whose callbacks have all run: the last job each drain enqueues on the executor counts it.
+        var drainsDelivered: UInt64 = 0
+
+        /// The drain a waiter waits for: the next one while requests are outstanding, the last one while its
+        /// callbacks are still queued, `nil` when the queue is idle and quiet.
+        var drainToWaitFor: UInt64? {
+            if scheduler.outstanding > 0 { return drainsAnnounced + 1 }
+            return drainsDelivered < drainsAnnounced ? drainsAnnounced : nil
+        }
     }
 
     /// The work the scheduler asked for, with what the lock held.
@@ -41,8 +53,8 @@ extension RequestQueue {
         var failed: [Entry] = []
         var cancel: [RequestHandle] = []
         var cancelPreflights: [Task<Void, Never>] = []
-        var drained = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// The drain's number when the scheduler reported one.
+        var drained: UInt64?
         var streams: [AsyncStream<QueueResult>.Continuation] = []
     }
 
@@ -62,9 +74,8 @@ extension RequestQueue {
                 }
             }
             if actions.drained {
-                work.drained = true
-                work.waiters = Array(shared.waiters.values)
-                shared.waiters = [:]
+                shared.drainsAnnounced += 1
+                work.drained = shared.drainsAnnounced
             }
             // Streams end at a drain; they are handed over to get the failures first.
             work.streams = Array(shared.streams.values)
@@ -81,15 +92,31 @@ extension RequestQueue {
             let id = entry.handle.requestID
             perform(modify { $0.scheduler.pendingFailureReported(id) })
         }
-        if work.drained {
-            if let queueFinished = callbacks.queueFinished { executor.enqueue { queueFinished() } }
+        if let drain = work.drained {
+            // The executor runs jobs in order, so this one runs after every callback of this drain's requests.
+            // Weak: a waiter keeps the queue alive, and without one the job need not.
+            let queueFinished = callbacks.queueFinished
+            executor.enqueue { [weak self] in
+                queueFinished?()
+                self?.delivered(drain)
+            }
             for continuation in work.streams { continuation.finish() }
-            for waiter in work.waiters { waiter.resume() }
         }
         for handle in work.cancel { handle.cancel() }
         for task in work.cancelPreflights { task.cancel() }
         for entry in work.preflights { startPreflight(entry) }
         for entry in work.starts { start(entry) }
+    }
+
+    /// Every callback of the drain has run: resumes the tasks waiting for it (or for an earlier one).
+    func delivered(_ drain: UInt64) {
+        let waiters = shared.withLock { shared in
+            shared.drainsDelivered = max(shared.drainsDelivered, drain)
+            let due = shared.waiters.filter { $0.value.drain <= drain }
+            for token in due.keys { shared.waiters.removeValue(forKey: token) }
+            return due.values.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// A waiting request's handle was cancelled.

@@ -139,26 +139,30 @@ public final class RequestQueue: Sendable {
         return stream
     }
 
-    /// Waits until every request added has finished or failed and the queue's last callback has been enqueued;
-    /// returns at once when nothing is outstanding. A cancelled waiting task returns early.
+    /// Waits until every request added has finished or failed and every callback that caused has run: each
+    /// request's own callbacks, the queue's, and ``QueueCallbacks/queueFinished``. Returns at once when nothing is
+    /// outstanding and no callback is still queued. A cancelled waiting task returns early.
+    ///
+    /// It relies on the executor running its jobs in order (``CallbackExecutor``'s contract); with an executor
+    /// that never runs them (`DispatchQueue.main` without a main loop) it does not return.
     public func waitUntilFinished() async {
-        let token = shared.withLock { shared -> UInt64? in
-            guard shared.scheduler.outstanding > 0 else { return nil }
+        let wait = shared.withLock { shared -> (token: UInt64, drain: UInt64)? in
+            guard let drain = shared.drainToWaitFor else { return nil }
             shared.nextToken += 1
-            return shared.nextToken
+            return (shared.nextToken, drain)
         }
-        guard let token else { return }
+        guard let wait else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = shared.withLock { shared in
-                    guard shared.scheduler.outstanding > 0, !Task.isCancelled else { return true }
-                    shared.waiters[token] = continuation
+                    guard shared.drainsDelivered < wait.drain, !Task.isCancelled else { return true }
+                    shared.waiters[wait.token] = (wait.drain, continuation)
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            shared.withLock { $0.waiters.removeValue(forKey: token) }?.resume()
+            shared.withLock { $0.waiters.removeValue(forKey: wait.token) }?.continuation.resume()
         }
     }
 }
