@@ -166,14 +166,28 @@ import Testing
         #expect(totals.last?.fractionCompleted == 1.0)
     }
 
-    @Test func progressEndsAtOneWhenRequestsFail() async throws {
+    @Test func failedRequestsAreNotCountedAsComplete() async throws {
         let queue = RequestQueue(
             client: Client(transport: ScriptedTransport.failing(.connectFailed)),
             configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: false))
         for index in 0..<3 { queue.add(Request("http://a.example/\(index)")) }
         queue.go()
         await queue.waitUntilFinished()
-        #expect(queue.downloadProgress == 1.0 && queue.uploadProgress == 1.0)
+        #expect(queue.downloadProgress == 0 && queue.uploadProgress == 0)
+    }
+
+    @Test func progressCountsOnlyTheRequestsThatFinished() async throws {
+        let transport = ScriptedTransport { request, _ in
+            if request.url.path() == "/fail" { throw ClientError(.connectFailed, message: "scripted") }
+            return .text("ok")
+        }
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1, cancelsAllOnFailure: false))
+        for path in ["/a", "/fail", "/b"] { queue.add(Request("http://a.example\(path)")) }
+        queue.go()
+        await queue.waitUntilFinished()
+        #expect(queue.downloadProgress == 2.0 / 3.0 && queue.uploadProgress == 2.0 / 3.0)
     }
 
     @Test func aRequestsOwnSinkSeesBytesWhateverTheQueuesMode() async throws {

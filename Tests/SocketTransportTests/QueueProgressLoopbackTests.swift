@@ -44,4 +44,76 @@ import Testing
         #expect(totals.last?.completedBytes == 21_001 && totals.last?.expectedBytes == 21_001)
         #expect(queue.downloadProgress == 1.0)
     }
+
+    @Test func cancelAllLeavesTheBytesTransferredInSimpleMode() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/hold" ? .stall : .ok("fine")
+        }
+        defer { server.shutdown() }
+        let transport = POSIXTransport()
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1, cancelsAllOnFailure: false))
+        for path in ["/a", "/hold", "/c", "/d"] { queue.add(Self.request(server, path)) }
+        queue.go()
+        #expect(await eventually { server.requests.contains { $0.path == "/hold" } })  // /a is over, /hold runs
+        #expect(queue.downloadProgress == 0.25)
+        queue.cancelAll()
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+        // One request of four finished; the cancelled ones are not counted as complete.
+        #expect(queue.downloadProgress == 0.25 && queue.uploadProgress == 0.25)
+        #expect(!server.requests.contains { $0.path == "/c" || $0.path == "/d" })
+    }
+
+    @Test func cancelAllLeavesTheBytesTransferredInAccurateMode() async throws {
+        let hold = Array(repeating: UInt8(0x62), count: 4_000)
+        let server = try LoopbackServer { request in
+            switch (request.method, request.path) {
+            case ("GET", "/hold"): .slowBody(hold, firstPart: 1_000, pause: .seconds(600))
+            case (_, "/hold"): .ok(bytes: hold)
+            case (_, "/a"): .ok(bytes: Array(repeating: 0x61, count: 1_000))
+            default: .ok(bytes: Array(repeating: 0x63, count: 2_000))
+            }
+        }
+        defer { server.shutdown() }
+        let sink = RecordingProgressSink()
+        let transport = POSIXTransport()
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: true, progress: sink))
+        for path in ["/a", "/hold", "/c"] { queue.add(Self.request(server, path)) }
+        let totals = { sink.events(.download).filter(\.isAggregate) }
+        queue.go()
+        // /a's 1,000 bytes and the first 1,000 of /hold's have arrived; /hold waits for the rest.
+        #expect(await eventually { totals().last?.completedBytes == 2_000 })
+        queue.cancelAll()
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+        #expect(queue.downloadProgress == 2_000.0 / 7_000.0)
+        #expect(totals().last?.completedBytes == 2_000 && totals().last?.expectedBytes == 7_000)
+        #expect(!totals().contains { $0.fractionCompleted == 1.0 })
+        #expect(!server.requests.contains { $0.method == "GET" && $0.path == "/c" })
+    }
+
+    @Test func aQueueReusedAfterCancelAllStartsItsTotalAgain() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/hold" ? .stall : .ok("fine")
+        }
+        defer { server.shutdown() }
+        let transport = POSIXTransport()
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1))
+        for path in ["/hold", "/b"] { queue.add(Self.request(server, path)) }
+        queue.go()
+        #expect(await eventually { server.requests.contains { $0.path == "/hold" } })
+        queue.cancelAll()
+        await queue.waitUntilFinished()
+        #expect(queue.downloadProgress == 0)
+        for path in ["/c", "/d"] { queue.add(Self.request(server, path)) }
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+        #expect(queue.downloadProgress == 1.0 && queue.uploadProgress == 1.0)
+    }
 }

@@ -129,12 +129,13 @@ extension RequestQueue {
         if actions != nil { perform(work) }
     }
 
-    /// Counts the request as over, delivers its last callbacks (its own, then the queue's) and its result.
+    /// Counts the request as over in the totals (complete only when it finished), delivers its last callbacks (its
+    /// own, then the queue's) and its result.
     func report(
         _ entry: Entry, outcome: Result<ClientResponse, ClientError>,
         streams: [AsyncStream<QueueResult>.Continuation]
     ) {
-        progress.complete(entry.handle.requestID)
+        progress.end(entry.handle.requestID, finished: (try? outcome.get()) != nil)
         let original = entry.original
         switch outcome {
         case .success(let response):

@@ -109,6 +109,10 @@ public final class RequestQueue: Sendable {
 
     /// Cancels every request (ASINetworkQueue's `cancelAllOperations`): waiting ones fail at once with
     /// ``ClientError/Code/cancelled``, running ones as soon as they notice. The queue keeps running.
+    ///
+    /// The totals stay at what was transferred: a cancelled request is not counted as complete, so
+    /// ``downloadProgress`` and ``uploadProgress`` keep the fraction they had (ASINetworkQueue zeroed them).
+    /// The next request added once every request is over starts the totals again from zero.
     public func cancelAll() {
         perform(modify { $0.scheduler.cancelAll() })
     }
@@ -119,10 +123,18 @@ public final class RequestQueue: Sendable {
     /// Requests added and not yet over (ASINetworkQueue's `requestsCount`); `HEAD` pre-flights do not count.
     public var requestCount: Int { shared.withLock { $0.scheduler.outstanding } }
 
-    /// The queue's total upload progress, from 0 to exactly 1 once every request is over.
+    /// The queue's total upload progress, from 0 to exactly 1 once every request has finished.
+    ///
+    /// A request that fails or is cancelled counts only what it sent, so after a failure or ``cancelAll()`` the
+    /// total stays short of 1 (see ``downloadProgress``).
     public var uploadProgress: Double { progress.fraction(.upload) }
 
-    /// The queue's total download progress, from 0 to exactly 1 once every request is over.
+    /// The queue's total download progress, from 0 to exactly 1 once every request has finished.
+    ///
+    /// A request that fails or is cancelled (a failure, a cancel included) is not counted as complete: its size
+    /// stays in the total, one unit when unknown, with only the bytes it received done. So the total stays
+    /// short of 1 after a failure or ``cancelAll()``, at the fraction actually transferred. When the next request
+    /// is added to a queue whose requests are all over, such a total starts again from zero.
     public var downloadProgress: Double { progress.fraction(.download) }
 
     /// The results of the requests that end from now on, in the order they end; the sequence ends when the
