@@ -116,4 +116,32 @@ import Testing
         try await transport.shutdown()
         #expect(queue.downloadProgress == 1.0 && queue.uploadProgress == 1.0)
     }
+
+    @Test func aClosureSinkFollowsARequestAndAQueue() async throws {
+        let server = try LoopbackServer { _ in .ok(bytes: Array(repeating: 0x61, count: 50_000)) }
+        defer { server.shutdown() }
+        let received = Locked<(bytes: Int64, fraction: Double?)>((0, nil))
+        let totals = Locked<[Double]>([])
+        let transport = POSIXTransport()
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(
+                showsAccurateProgress: true,
+                progress: ClosureProgressSink(.download) { event in
+                    if event.isAggregate, let fraction = event.fractionCompleted {
+                        totals.withLock { $0.append(fraction) }
+                    }
+                }))
+        var request = Self.request(server, "/big")
+        request.options.progress = ClosureProgressSink(.download) { event in
+            received.withLock { $0 = ($0.bytes + event.byteDelta, event.fractionCompleted ?? $0.fraction) }
+        }
+        queue.add(request)
+        queue.go()
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+        #expect(received.withLock { $0.bytes } == 50_000)
+        #expect(received.withLock { $0.fraction } == 1.0)
+        #expect(totals.withLock { $0.last } == 1.0)
+    }
 }
