@@ -144,4 +144,42 @@ import Testing
         #expect(received.withLock { $0.fraction } == 1.0)
         #expect(totals.withLock { $0.last } == 1.0)
     }
+
+    @Test func aRequestAndAQueueEachFeedSeveralSinks() async throws {
+        let sizes = ["/one": 30_000, "/two": 10_000]
+        let server = try LoopbackServer { request in
+            .ok(bytes: Array(repeating: 0x61, count: sizes[request.path] ?? 0))
+        }
+        defer { server.shutdown() }
+        // The queue: a recording sink (a bar, say) and a closure (a log), in that order.
+        let bar = RecordingProgressSink()
+        let logged = Locked<[ProgressEvent]>([])
+        var configuration = RequestQueue.Configuration(maxConcurrentRequests: 2, showsAccurateProgress: true)
+        configuration.addProgressSink(bar)
+        configuration.addProgressSink(ClosureProgressSink { event in logged.withLock { $0.append(event) } })
+        // One request: its own recording sink and a closure that counts downloaded bytes.
+        var tracked = Self.request(server, "/one")
+        let own = RecordingProgressSink()
+        let counted = Locked<Int64>(0)
+        tracked.options.addProgressSink(own)
+        tracked.options.addProgressSink(
+            ClosureProgressSink(.download) { event in counted.withLock { $0 += event.byteDelta } })
+        let transport = POSIXTransport()
+        let queue = RequestQueue(client: Client(transport: transport), configuration: configuration)
+        queue.add(tracked)
+        queue.add(Self.request(server, "/two"))
+        queue.go()
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+
+        // Both queue sinks got every event, in the same order: the request events and the totals.
+        let events = bar.events
+        #expect(events == logged.withLock { $0 })
+        #expect(events.filter { !$0.isAggregate }.map(\.byteDelta).reduce(0, +) == 40_000)
+        #expect(events.last { $0.isAggregate && $0.direction == .download }?.completedBytes == 40_000)
+        // Both of the request's sinks got its own events, and only its own.
+        #expect(own.events(.download).map(\.byteDelta).reduce(0, +) == 30_000)
+        #expect(!own.events.contains { $0.isAggregate })
+        #expect(counted.withLock { $0 } == 30_000)
+    }
 }
