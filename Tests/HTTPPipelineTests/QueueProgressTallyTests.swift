@@ -68,4 +68,17 @@ import Testing
         tally.apply(event(a, delta: 999, size: 999))
         #expect(tally.total == 1 && tally.done == 0)
     }
+
+    @Test func aFailedRequestKeepsWhatItMovedAndIsNotComplete() {
+        var tally = QueueProgressTally()
+        tally.add(a, size: 1_000, isUnit: false)
+        tally.add(b, size: nil, isUnit: false)
+        tally.apply(event(a, delta: 400))
+        tally.apply(event(b, delta: 50))  // bytes of unknown total
+        tally.abandon(a)
+        #expect(tally.total == 1_000 && tally.done == 400)
+        tally.abandon(b)  // never sized: one unit, not done
+        #expect(tally.total == 1_001 && tally.done == 400 && tally.isIdle)
+        #expect(tally.fraction == 400.0 / 1_001.0)
+    }
 }

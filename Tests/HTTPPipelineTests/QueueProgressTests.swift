@@ -85,21 +85,31 @@ import Testing
         #expect(queue.requestCount == 0)
     }
 
-    @Test func aFailedPreflightFailsItsRequestWithTheSameError() async throws {
-        let transport = ScriptedTransport { request, _ in
-            if request.method == .head { throw ClientError(.connectFailed, message: "scripted") }
-            return .text("never")
+    @Test func aFailedPreflightStillSendsTheGETAndCountsOneUnit() async throws {
+        let sized = Self.sizedTransport()
+        let transport = ScriptedTransport { request, context in
+            if request.method == .head, request.url.path() == "/x/100" {
+                throw ClientError(.connectFailed, message: "scripted")
+            }
+            return try await sized.send(request, context: context)
         }
+        let sink = RecordingProgressSink()
         let queue = RequestQueue(
             client: Client(transport: transport),
-            configuration: .init(showsAccurateProgress: true))
-        queue.add(Request("http://a.example/x"))
+            configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: true, progress: sink))
+        queue.add(Request("http://a.example/x/100"))
+        queue.add(Request("http://a.example/z/100"))
         let results = queue.results
         queue.go()
-        var codes: [ClientError.Code] = []
-        for await result in results { codes.append(result.result.failureValue?.code ?? .internalError) }
-        #expect(codes == [.connectFailed])
-        #expect(transport.requests.map(\.method) == [.head])
+        var statuses: [String: Int] = [:]
+        for await result in results { statuses[result.request.url.path()] = try result.response().status.code }
+        #expect(statuses == ["/x/100": 200, "/z/100": 200])  // neither the request nor the queue failed
+        let sent = transport.requests.map { "\($0.method) \($0.url.path())" }
+        #expect(sent == ["HEAD /x/100", "HEAD /z/100", "GET /x/100", "GET /z/100"])
+        // /z is sized by its HEAD (100 bytes); /x, whose HEAD failed, is one unit.
+        let totals = Self.totals(sink, .download)
+        #expect(totals.filter { $0.completedBytes > 0 }.allSatisfy { $0.expectedBytes == 101 })
+        #expect(totals.last?.completedBytes == 101 && totals.last?.expectedBytes == 101)
         #expect(queue.downloadProgress == 1.0)
     }
 
@@ -156,14 +166,28 @@ import Testing
         #expect(totals.last?.fractionCompleted == 1.0)
     }
 
-    @Test func progressEndsAtOneWhenRequestsFail() async throws {
+    @Test func failedRequestsAreNotCountedAsComplete() async throws {
         let queue = RequestQueue(
             client: Client(transport: ScriptedTransport.failing(.connectFailed)),
             configuration: .init(maxConcurrentRequests: 1, showsAccurateProgress: false))
         for index in 0..<3 { queue.add(Request("http://a.example/\(index)")) }
         queue.go()
         await queue.waitUntilFinished()
-        #expect(queue.downloadProgress == 1.0 && queue.uploadProgress == 1.0)
+        #expect(queue.downloadProgress == 0 && queue.uploadProgress == 0)
+    }
+
+    @Test func progressCountsOnlyTheRequestsThatFinished() async throws {
+        let transport = ScriptedTransport { request, _ in
+            if request.url.path() == "/fail" { throw ClientError(.connectFailed, message: "scripted") }
+            return .text("ok")
+        }
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 1, cancelsAllOnFailure: false))
+        for path in ["/a", "/fail", "/b"] { queue.add(Request("http://a.example\(path)")) }
+        queue.go()
+        await queue.waitUntilFinished()
+        #expect(queue.downloadProgress == 2.0 / 3.0 && queue.uploadProgress == 2.0 / 3.0)
     }
 
     @Test func aRequestsOwnSinkSeesBytesWhateverTheQueuesMode() async throws {

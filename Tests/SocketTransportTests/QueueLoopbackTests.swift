@@ -158,4 +158,91 @@ import Testing
         #expect(log.values.suffix(3) == ["failed /never1 cancelled", "failed /never2 cancelled", "drained"])
         #expect(!server.requests.contains { $0.path.hasPrefix("/never") })
     }
+
+    /// A callback executor that holds every job until the test releases it, then runs them in order on a serial
+    /// queue; jobs enqueued later run after them.
+    final class HeldExecutor: CallbackExecutor {
+        private let state = Mutex<(isHeld: Bool, jobs: [@Sendable () -> Void])>((true, []))
+        private let queue = DispatchQueue(label: "test.queue.held")
+
+        func enqueue(_ work: @escaping @Sendable () -> Void) {
+            state.withLock { state in
+                if state.isHeld { state.jobs.append(work) } else { queue.async(execute: work) }
+            }
+        }
+
+        func release() {
+            state.withLock { state in
+                let jobs = state.jobs
+                state = (false, [])
+                queue.async { for job in jobs { job() } }
+            }
+        }
+    }
+
+    /// A queue of three requests over loopback whose callbacks (the requests' own and the queue's) log to `log`.
+    static func loggingQueue(
+        _ server: LoopbackServer, _ transport: POSIXTransport, _ log: Lines, on executor: HeldExecutor
+    ) -> RequestQueue {
+        let queue = RequestQueue(
+            client: Client(transport: transport),
+            configuration: .init(maxConcurrentRequests: 2),
+            callbacks: QueueCallbacks(
+                requestFinished: { request, _ in log.append("queue finished \(request.url.path())") },
+                queueFinished: { log.append("drained") }),
+            on: executor)
+        for path in ["/a", "/b", "/c"] {
+            var request = Request(url: server.url(path))
+            request.options.timeout = generousTimeout
+            queue.add(request, callbacks: RequestCallbacks(finished: { _ in log.append("own finished \(path)") }))
+        }
+        return queue
+    }
+
+    @Test func waitUntilFinishedReturnsAfterEveryCallbackHasRun() async throws {
+        let server = try LoopbackServer { _ in .ok("fine") }
+        defer { server.shutdown() }
+        let log = Lines()
+        let executor = HeldExecutor()
+        let transport = POSIXTransport()
+        let queue = Self.loggingQueue(server, transport, log, on: executor)
+        // The callbacks run only once every request is over (and a little later, so that a wait that returned at
+        // the drain would have seen none of them).
+        let releaser = Task {
+            _ = await eventually { queue.requestCount == 0 }
+            try? await Task.sleep(for: .milliseconds(50))
+            executor.release()
+        }
+        queue.go()
+        await queue.waitUntilFinished()
+        let seen = log.values
+        await releaser.value
+        try await transport.shutdown()
+        #expect(seen.count == 7)
+        #expect(seen.filter { $0.hasPrefix("own finished") }.count == 3)
+        #expect(seen.filter { $0.hasPrefix("queue finished") }.count == 3)
+        #expect(seen.last == "drained")
+    }
+
+    @Test func waitUntilFinishedOnADrainedQueueWaitsForItsQueuedCallbacks() async throws {
+        let server = try LoopbackServer { _ in .ok("fine") }
+        defer { server.shutdown() }
+        let log = Lines()
+        let executor = HeldExecutor()
+        let transport = POSIXTransport()
+        let queue = Self.loggingQueue(server, transport, log, on: executor)
+        queue.go()
+        #expect(await eventually { queue.requestCount == 0 })  // drained; every callback is still held
+        let waiter = Task {
+            await queue.waitUntilFinished()
+            return log.values
+        }
+        try await Task.sleep(for: .milliseconds(50))  // gives a wait that ignores the callbacks time to return
+        executor.release()
+        let seen = await waiter.value
+        try await transport.shutdown()
+        #expect(seen.count == 7)
+        #expect(seen.last == "drained")
+        await queue.waitUntilFinished()  // idle and quiet: returns at once
+    }
 }

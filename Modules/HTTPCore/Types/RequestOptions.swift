@@ -87,6 +87,8 @@ public struct RequestOptions: Sendable {
     ///
     /// The pipeline fills ``ProgressEvent/byteDelta`` and ``ProgressEvent/sizeIncrement`` before the event
     /// arrives; progress taken back (a body sent again after a redirect or a challenge) arrives as a negative delta.
+    /// For several sinks, use ``addProgressSink(_:)`` or a ``FanOutProgressSink``; for a closure, a
+    /// ``ClosureProgressSink``.
     public var progress: (any ProgressSink)?
     /// Whether `Accept-Encoding` advertises the client's content codecs (`allowCompressedResponse`). Default
     /// `true`; it has an effect only when the client has a ``ContentCodec``.

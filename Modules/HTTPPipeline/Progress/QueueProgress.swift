@@ -28,9 +28,15 @@ final class QueueProgress: Sendable {
         tallies.withLock { direction == .upload ? $0.upload.fraction : $0.download.fraction }
     }
 
-    /// Counts a request that was just added.
+    /// Counts a request that was just added. When every earlier request is over and some did not finish (the
+    /// totals ended short of 1), the totals start again from zero, so a new batch can reach 1.
     func add(_ request: Request, id: RequestID) {
         change(reporting: nil) { tallies in
+            if tallies.upload.isIdle, tallies.download.isIdle,
+                tallies.upload.done < tallies.upload.total || tallies.download.done < tallies.download.total
+            {
+                tallies = Tallies()
+            }
             if isAccurate {
                 let length = request.body?.length ?? 0
                 tallies.upload.add(id, size: length, isUnit: length == 0)
@@ -58,11 +64,16 @@ final class QueueProgress: Sendable {
         }
     }
 
-    /// The request is over.
-    func complete(_ id: RequestID) {
+    /// The request is over: complete when it `finished`, otherwise (failed or cancelled) left at what it moved.
+    func end(_ id: RequestID, finished: Bool) {
         change(reporting: nil) { tallies in
-            tallies.upload.complete(id)
-            tallies.download.complete(id)
+            if finished {
+                tallies.upload.complete(id)
+                tallies.download.complete(id)
+            } else {
+                tallies.upload.abandon(id)
+                tallies.download.abandon(id)
+            }
         }
     }
 

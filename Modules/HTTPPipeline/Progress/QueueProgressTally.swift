@@ -4,9 +4,11 @@ import HTTPCore
 /// `totalBytesToDownload`, or the upload pair).
 ///
 /// Counts are units: bytes in accurate mode, plus one unit for each request whose size is unknown (no
-/// `Content-Length`, a chunked upload, no body at all); one unit per request in simple mode. A request that is
-/// over (finished, failed or cancelled) counts as complete, so the total reaches exactly 1.0 when the queue drains.
-/// Requests that are over are folded into two sums, so memory stays flat however many pass through.
+/// `Content-Length`, a chunked upload, no body at all); one unit per request in simple mode. A request that
+/// finishes counts as complete, so the total reaches exactly 1.0 when every request finished. A request that fails
+/// or is cancelled keeps only what it moved: its size stays in the total (one unit when unknown) and its done part
+/// stays where it was, so the total never claims what did not arrive. Requests that are over are folded into two
+/// sums, so memory stays flat however many pass through.
 struct QueueProgressTally: Sendable, Equatable {
     /// One request that is not over yet.
     struct Item: Sendable, Equatable {
@@ -70,12 +72,22 @@ struct QueueProgressTally: Sendable, Equatable {
         }
     }
 
-    /// The request is over: it counts as complete, as one unit when its size was never known.
+    /// Whether every request added is over, finished or not.
+    var isIdle: Bool { items.isEmpty }
+
+    /// The request finished: it counts as complete, as one unit when its size was never known.
     mutating func complete(_ id: RequestID) {
         guard let item = items.removeValue(forKey: id) else { return }
         let size = max(item.size, 1)
         total += size - item.size
         done += size - item.done
+    }
+
+    /// The request failed or was cancelled: it keeps the bytes it moved, and its size stays in the total, as one
+    /// unit (not done) when it was never known.
+    mutating func abandon(_ id: RequestID) {
+        guard let item = items.removeValue(forKey: id) else { return }
+        total += max(item.size, 1) - item.size
     }
 
     private mutating func update(_ id: RequestID, _ change: (inout Item?) -> Void) {

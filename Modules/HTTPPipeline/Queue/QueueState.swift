@@ -64,7 +64,7 @@ struct QueueState: Sendable {
         isSuspended = true
     }
 
-    /// A pre-flight ended (its request stays pending; a failed pre-flight is followed by ``failPending(_:)``).
+    /// A pre-flight ended, answered or failed: its request stays pending and starts like any other.
     mutating func preflightEnded(_ id: RequestID) -> Actions {
         runningIDs.remove(id)
         cancelRequested.remove(id)
@@ -84,7 +84,7 @@ struct QueueState: Sendable {
         settle(failed: true)
     }
 
-    /// A request that has not started is cancelled, or its pre-flight failed: it fails now.
+    /// A request that has not started is cancelled: it fails now.
     /// Returns `nil` when the request is not waiting (it is running or over).
     mutating func failPending(_ id: RequestID) -> Actions? {
         guard pendingStarts.remove(id) else { return nil }

@@ -16,7 +16,8 @@ extension RequestQueue {
         public var showsAccurateProgress: Bool
         /// Receives every request's progress events and, after each change, the queue's total (events with
         /// ``ProgressEvent/isAggregate`` set and the queue's ``RequestQueue/id``). Called serially, under the
-        /// queue's progress lock: return quickly and do not call back into the queue. `nil` by default.
+        /// queue's progress lock: return quickly and do not call back into the queue. `nil` by default. For
+        /// several sinks, use ``addProgressSink(_:)`` or a `FanOutProgressSink`.
         public var progress: (any ProgressSink)?
 
         /// Creates settings.
@@ -35,6 +36,13 @@ extension RequestQueue {
             self.cancelsAllOnFailure = cancelsAllOnFailure
             self.showsAccurateProgress = showsAccurateProgress
             self.progress = progress
+        }
+
+        /// Adds a sink to ``progress``, beside any sink already there: the first is stored as it is, a second
+        /// turns the slot into a `FanOutProgressSink` that calls them in the order they were added.
+        /// - Parameter sink: Receives the requests' events and the queue's total.
+        public mutating func addProgressSink(_ sink: any ProgressSink) {
+            progress = FanOutProgressSink.adding(sink, to: progress)
         }
     }
 }

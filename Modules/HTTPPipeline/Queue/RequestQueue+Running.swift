@@ -29,9 +29,21 @@ extension RequestQueue {
         var scheduler: QueueState
         var entries: [RequestID: Entry] = [:]
         var preflights: [RequestID: Task<Void, Never>] = [:]
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// Tasks in ``RequestQueue/waitUntilFinished()``, each with the drain it waits for.
+        var waiters: [UInt64: (drain: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
         var streams: [UInt64: AsyncStream<QueueResult>.Continuation] = [:]
         var nextToken: UInt64 = 0
+        /// Drains so far, counted when the scheduler reports them.
+        var drainsAnnounced: UInt64 = 0
+        /// Drains whose callbacks have all run: the last job each drain enqueues on the executor counts it.
+        var drainsDelivered: UInt64 = 0
+
+        /// The drain a waiter waits for: the next one while requests are outstanding, the last one while its
+        /// callbacks are still queued, `nil` when the queue is idle and quiet.
+        var drainToWaitFor: UInt64? {
+            if scheduler.outstanding > 0 { return drainsAnnounced + 1 }
+            return drainsDelivered < drainsAnnounced ? drainsAnnounced : nil
+        }
     }
 
     /// The work the scheduler asked for, with what the lock held.
@@ -41,8 +53,8 @@ extension RequestQueue {
         var failed: [Entry] = []
         var cancel: [RequestHandle] = []
         var cancelPreflights: [Task<Void, Never>] = []
-        var drained = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// The drain's number when the scheduler reported one.
+        var drained: UInt64?
         var streams: [AsyncStream<QueueResult>.Continuation] = []
     }
 
@@ -62,9 +74,8 @@ extension RequestQueue {
                 }
             }
             if actions.drained {
-                work.drained = true
-                work.waiters = Array(shared.waiters.values)
-                shared.waiters = [:]
+                shared.drainsAnnounced += 1
+                work.drained = shared.drainsAnnounced
             }
             // Streams end at a drain; they are handed over to get the failures first.
             work.streams = Array(shared.streams.values)
@@ -74,24 +85,38 @@ extension RequestQueue {
     }
 
     /// Carries out scheduler work in order: failures of waiting requests, the drain, cancels, then starts.
-    func perform(_ work: Work, firstError: (RequestID, ClientError)? = nil) {
+    func perform(_ work: Work) {
         for entry in work.failed {
-            let error =
-                firstError.flatMap { $0.0 == entry.handle.requestID ? $0.1 : nil }
-                ?? ClientError(.cancelled, message: "The request was cancelled")
+            let error = ClientError(.cancelled, message: "The request was cancelled")
             report(entry, outcome: .failure(error), streams: work.streams)
             let id = entry.handle.requestID
             perform(modify { $0.scheduler.pendingFailureReported(id) })
         }
-        if work.drained {
-            if let queueFinished = callbacks.queueFinished { executor.enqueue { queueFinished() } }
+        if let drain = work.drained {
+            // The executor runs jobs in order, so this one runs after every callback of this drain's requests.
+            // Weak: a waiter keeps the queue alive, and without one the job need not.
+            let queueFinished = callbacks.queueFinished
+            executor.enqueue { [weak self] in
+                queueFinished?()
+                self?.delivered(drain)
+            }
             for continuation in work.streams { continuation.finish() }
-            for waiter in work.waiters { waiter.resume() }
         }
         for handle in work.cancel { handle.cancel() }
         for task in work.cancelPreflights { task.cancel() }
         for entry in work.preflights { startPreflight(entry) }
         for entry in work.starts { start(entry) }
+    }
+
+    /// Every callback of the drain has run: resumes the tasks waiting for it (or for an earlier one).
+    func delivered(_ drain: UInt64) {
+        let waiters = shared.withLock { shared in
+            shared.drainsDelivered = max(shared.drainsDelivered, drain)
+            let due = shared.waiters.filter { $0.value.drain <= drain }
+            for token in due.keys { shared.waiters.removeValue(forKey: token) }
+            return due.values.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// A waiting request's handle was cancelled.
@@ -104,12 +129,13 @@ extension RequestQueue {
         if actions != nil { perform(work) }
     }
 
-    /// Counts the request as over, delivers its last callbacks (its own, then the queue's) and its result.
+    /// Counts the request as over in the totals (complete only when it finished), delivers its last callbacks (its
+    /// own, then the queue's) and its result.
     func report(
         _ entry: Entry, outcome: Result<ClientResponse, ClientError>,
         streams: [AsyncStream<QueueResult>.Continuation]
     ) {
-        progress.complete(entry.handle.requestID)
+        progress.end(entry.handle.requestID, finished: (try? outcome.get()) != nil)
         let original = entry.original
         switch outcome {
         case .success(let response):
@@ -195,8 +221,11 @@ extension RequestQueue {
         handle.attach(task)
     }
 
-    /// Sends the `HEAD` pre-flight of a `GET` in its own task, sizes the request's download from the answer,
-    /// and fails the request when the pre-flight fails.
+    /// Sends the `HEAD` pre-flight of a `GET` in its own task and sizes the request's download from the answer.
+    ///
+    /// A pre-flight that fails (an error, not a status) neither fails its request nor the queue: the request
+    /// counts as one unit, as one of unknown size does, and its `GET` is still sent (ASIHTTPRequest's
+    /// `showAccurateProgress`, which sent the `GET` whatever became of the `HEAD`).
     func startPreflight(_ entry: Entry) {
         let id = entry.handle.requestID
         var head = entry.original
@@ -207,18 +236,18 @@ extension RequestQueue {
         // Registered under the lock before it can end, so that its end always finds (and removes) it.
         shared.withLock { shared in
             shared.preflights[id] = Task {
-                var failure: ClientError?
+                var length: Int64?
                 do {
                     try Task.checkCancellation()
                     let response = try await client.send(probe, id: .next(), events: PipelineEvents(), onData: nil)
-                    let length = response.headerFields[.contentLength].flatMap { Int64($0) }
-                    progress.presize(id, length: (200..<300).contains(response.status.code) ? length : nil)
+                    if (200..<300).contains(response.status.code) {
+                        length = response.headerFields[.contentLength].flatMap { Int64($0) }
+                    }
                 } catch {
-                    failure = ClientError.wrapping(error)
+                    // A failed HEAD says nothing about the GET: the request counts as one unit and still runs.
+                    // A pre-flight cancelled because its request failed finds no request left to size.
                 }
-                if let failure {
-                    perform(modify { $0.scheduler.failPending(id) ?? QueueState.Actions() }, firstError: (id, failure))
-                }
+                progress.presize(id, length: length)
                 perform(
                     modify { shared in
                         shared.preflights.removeValue(forKey: id)

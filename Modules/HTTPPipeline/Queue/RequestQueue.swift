@@ -74,7 +74,8 @@ public final class RequestQueue: Sendable {
     /// Adds a request (ASINetworkQueue's `addOperation:`). It starts once the queue runs and there is room.
     ///
     /// In accurate-progress mode, a `GET` added while the queue is suspended is preceded by a `HEAD` request
-    /// to the same URL that sizes the total; a failed `HEAD` fails the request with the same error.
+    /// to the same URL that sizes the total. A `HEAD` that fails fails nothing: the `GET` is still sent, and the
+    /// request counts as one unit in the total, like a request of unknown size.
     /// - Parameters:
     ///   - request: The request.
     ///   - callbacks: The request's own callbacks; they run before the queue's.
@@ -108,6 +109,10 @@ public final class RequestQueue: Sendable {
 
     /// Cancels every request (ASINetworkQueue's `cancelAllOperations`): waiting ones fail at once with
     /// ``ClientError/Code/cancelled``, running ones as soon as they notice. The queue keeps running.
+    ///
+    /// The totals stay at what was transferred: a cancelled request is not counted as complete, so
+    /// ``downloadProgress`` and ``uploadProgress`` keep the fraction they had (ASINetworkQueue zeroed them).
+    /// The next request added once every request is over starts the totals again from zero.
     public func cancelAll() {
         perform(modify { $0.scheduler.cancelAll() })
     }
@@ -118,10 +123,18 @@ public final class RequestQueue: Sendable {
     /// Requests added and not yet over (ASINetworkQueue's `requestsCount`); `HEAD` pre-flights do not count.
     public var requestCount: Int { shared.withLock { $0.scheduler.outstanding } }
 
-    /// The queue's total upload progress, from 0 to exactly 1 once every request is over.
+    /// The queue's total upload progress, from 0 to exactly 1 once every request has finished.
+    ///
+    /// A request that fails or is cancelled counts only what it sent, so after a failure or ``cancelAll()`` the
+    /// total stays short of 1 (see ``downloadProgress``).
     public var uploadProgress: Double { progress.fraction(.upload) }
 
-    /// The queue's total download progress, from 0 to exactly 1 once every request is over.
+    /// The queue's total download progress, from 0 to exactly 1 once every request has finished.
+    ///
+    /// A request that fails or is cancelled (a failure, a cancel included) is not counted as complete: its size
+    /// stays in the total, one unit when unknown, with only the bytes it received done. So the total stays
+    /// short of 1 after a failure or ``cancelAll()``, at the fraction actually transferred. When the next request
+    /// is added to a queue whose requests are all over, such a total starts again from zero.
     public var downloadProgress: Double { progress.fraction(.download) }
 
     /// The results of the requests that end from now on, in the order they end; the sequence ends when the
@@ -138,26 +151,30 @@ public final class RequestQueue: Sendable {
         return stream
     }
 
-    /// Waits until every request added has finished or failed and the queue's last callback has been enqueued;
-    /// returns at once when nothing is outstanding. A cancelled waiting task returns early.
+    /// Waits until every request added has finished or failed and every callback that caused has run: each
+    /// request's own callbacks, the queue's, and ``QueueCallbacks/queueFinished``. Returns at once when nothing is
+    /// outstanding and no callback is still queued. A cancelled waiting task returns early.
+    ///
+    /// It relies on the executor running its jobs in order (``CallbackExecutor``'s contract); with an executor
+    /// that never runs them (`DispatchQueue.main` without a main loop) it does not return.
     public func waitUntilFinished() async {
-        let token = shared.withLock { shared -> UInt64? in
-            guard shared.scheduler.outstanding > 0 else { return nil }
+        let wait = shared.withLock { shared -> (token: UInt64, drain: UInt64)? in
+            guard let drain = shared.drainToWaitFor else { return nil }
             shared.nextToken += 1
-            return shared.nextToken
+            return (shared.nextToken, drain)
         }
-        guard let token else { return }
+        guard let wait else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = shared.withLock { shared in
-                    guard shared.scheduler.outstanding > 0, !Task.isCancelled else { return true }
-                    shared.waiters[token] = continuation
+                    guard shared.drainsDelivered < wait.drain, !Task.isCancelled else { return true }
+                    shared.waiters[wait.token] = (wait.drain, continuation)
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            shared.withLock { $0.waiters.removeValue(forKey: token) }?.resume()
+            shared.withLock { $0.waiters.removeValue(forKey: wait.token) }?.continuation.resume()
         }
     }
 }
