@@ -53,6 +53,11 @@ struct ASICommand: AsyncParsableCommand {
                 + "- reads standard input).", valueName: "file"))
     var configFiles: [String] = []
 
+    @Flag(
+        name: [.customShort("V"), .customLong("version")],
+        help: "Print the version, the libraries and the features of this build, and exit (with or without URLs).")
+    var showsVersion = false
+
     @OptionGroup(title: "Request") var request: RequestFlags
     @OptionGroup(title: "Authentication") var auth: AuthFlags
     @OptionGroup(title: "Cookies") var cookie: CookieFlags
@@ -98,6 +103,7 @@ struct ASICommand: AsyncParsableCommand {
     /// parser sees only the options and the time grows linearly with the number of URLs.
     static func main() async {
         var commands: [any ParsableCommand] = []
+        var showsVersion = false
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if ArgumentSplitter.isNeeded(for: arguments),
@@ -108,13 +114,18 @@ struct ASICommand: AsyncParsableCommand {
                 for group in outcome.groups where !(group.parserArguments.isEmpty && group.urls.isEmpty) {
                     let command = try parsed(group.parserArguments, urls: group.urls)
                     if let asi = command as? ASICommand, !asi.output.silent || asi.output.showError { warns = true }
+                    if let asi = command as? ASICommand, asi.showsVersion { showsVersion = true }
                     commands.append(command)
                 }
                 if warns && !outcome.warnings.isEmpty {
                     Output.writeError(outcome.warnings.map { "asi: \($0)\n" }.joined())
                 }
             } else {
-                for group in groups(arguments) { commands.append(try parsed(group, urls: nil)) }
+                for group in groups(arguments) {
+                    let command = try parsed(group, urls: nil)
+                    if let asi = command as? ASICommand, asi.showsVersion { showsVersion = true }
+                    commands.append(command)
+                }
             }
         } catch let failure as TransferFailure {
             Output.writeError("asi: (\(failure.exitCode)) \(failure.message)\n")
@@ -124,6 +135,15 @@ struct ASICommand: AsyncParsableCommand {
             exit(withError: ExitCode(2))
         } catch {
             exit(withError: error)
+        }
+        if showsVersion {
+            // curl's -V: the report and exit 0, whatever else the command line says; nothing is transferred.
+            do {
+                try Output.writeStandardOutput(VersionReport.text)
+            } catch {
+                exit(withError: ExitCode(error.exitCode))
+            }
+            return
         }
         var failure: ExitCode?
         for var command in commands {
@@ -152,6 +172,7 @@ struct ASICommand: AsyncParsableCommand {
         let parsed = try parseAsRoot(arguments)
         guard var command = parsed as? ASICommand else { return parsed }
         command.urls = (urls ?? command.urls) + command.urlOptions
+        if command.showsVersion { return command }  // -V needs no URL
         try command.validateArguments()
         return command
     }

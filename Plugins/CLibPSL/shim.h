@@ -6,8 +6,8 @@
 // It is opened on first use with dlopen, neither linked nor compiled against (decision 0023): the runtime
 // library is on every Debian machine (curl and wget need it), its `-dev` package is not, and an app that links the
 // ASIKit umbrella should build with only the design's zlib and OpenSSL headers. So this header declares the four
-// functions of libpsl's stable ABI (libpsl.so.5, unchanged since 0.16) that the plug-in calls, and the type flags
-// of libpsl.h; a context is an opaque pointer.
+// functions of libpsl's stable ABI (libpsl.so.5, unchanged since 0.16) that the plug-in calls, `psl_get_version`
+// (optional) for version reports, and the type flags of libpsl.h; a context is an opaque pointer.
 #include <dlfcn.h>
 #include <stddef.h>
 
@@ -25,11 +25,14 @@ typedef struct {
     int (*isPublicSuffix)(const void *context, const char *domain, int type);
     /// `psl_free(context)`.
     void (*free)(void *context);
+    /// `psl_get_version()`: the library's version, such as `0.21.2 (+libidn2/2.3.3)`, for version reports. Optional:
+    /// NULL when the library lacks it, which does not stop the plug-in from loading.
+    const char *(*version)(void);
 } c_libpsl_functions;
 
 /// Loads libpsl and looks its functions up (call once; the caller keeps the result).
 static inline c_libpsl_functions c_libpsl_load(void) {
-    c_libpsl_functions none = {NULL, NULL, NULL, NULL};
+    c_libpsl_functions none = {NULL, NULL, NULL, NULL, NULL};
     void *library = dlopen("libpsl.so.5", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return none;
     c_libpsl_functions functions = {
@@ -37,6 +40,7 @@ static inline c_libpsl_functions c_libpsl_load(void) {
         (const void *(*)(void))dlsym(library, "psl_builtin"),
         (int (*)(const void *, const char *, int))dlsym(library, "psl_is_public_suffix2"),
         (void (*)(void *))dlsym(library, "psl_free"),
+        (const char *(*)(void))dlsym(library, "psl_get_version"),
     };
     if (functions.latest == NULL || functions.builtin == NULL || functions.isPublicSuffix == NULL ||
         functions.free == NULL)

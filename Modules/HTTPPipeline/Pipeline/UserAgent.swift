@@ -6,9 +6,6 @@ import Darwin
 
 /// Builds the default `User-Agent`, the Linux counterpart of ASIHTTPRequest's `defaultUserAgentString`.
 enum UserAgent {
-    /// The framework's version, sent in the default `User-Agent`.
-    static let frameworkVersion = "0.1.0"
-
     /// `<process name> (Linux <kernel release>; <machine>) ASIKit/<version>`, for example
     /// `tour (Linux 6.1.0; x86_64) ASIKit/0.1.0`.
     static let `default`: String = {
@@ -18,6 +15,6 @@ enum UserAgent {
         let release = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let machine = withUnsafeBytes(of: &names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let name = process.isEmpty ? "ASIKit" : process
-        return "\(name) (Linux \(release); \(machine)) ASIKit/\(frameworkVersion)"
+        return "\(name) (Linux \(release); \(machine)) ASIKit/\(Client.frameworkVersion)"
     }()
 }

@@ -17,7 +17,7 @@ public import HTTPCore
 /// ```
 public final class LibPSLPublicSuffixList: PublicSuffixList {
     /// libpsl's functions, loaded on first use; `nil` when the system has no `libpsl.so.5`.
-    private static let library: c_libpsl_functions? = {
+    static let library: c_libpsl_functions? = {
         let functions = c_libpsl_load()
         return functions.isPublicSuffix == nil ? nil : functions
     }()
