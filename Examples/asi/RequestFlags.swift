@@ -2,7 +2,9 @@ import ArgumentParser
 
 /// The flags that shape what is sent: method, header fields, body, credentials and protocol details.
 struct RequestFlags: ParsableArguments {
-    @Option(name: [.customShort("X"), .customLong("request")], help: "The request method, e.g. PUT or DELETE.")
+    @Option(
+        name: [.customShort("X"), .customLong("request")],
+        help: "The request method, e.g. PUT or DELETE; sent on every redirect hop too.")
     var method: String?
 
     @Option(

@@ -58,12 +58,16 @@ struct TransferContext: Sendable {
             authenticationHandler: CredentialPrompt.handler(), logger: logger, publicSuffixes: .libpsl())
         // The credential prompt blocks on the terminal: on the event loop it would stall every parallel transfer.
         clientConfiguration.runsOnTransportExecutor = false
+        var middleware: [any Middleware] = [ManualCookiesLast()]
+        if let netrcOnRedirects { middleware.append(NetrcRedirectAuthorization(netrc: netrcOnRedirects)) }
+        if let name = request.method, let method = HTTPRequest.Method(name) {
+            middleware.append(CustomMethod(method: method))  // -X on every hop, as curl
+        }
+        if let signer { middleware.append(signer) }  // --aws-sigv4 signs what is sent, after the changes above
         client = Client(
             transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
             persistentCredentials: sources.keyring,
-            middleware: [ManualCookiesLast()]
-                + (netrcOnRedirects.map { [NetrcRedirectAuthorization(netrc: $0)] } ?? [])
-                + (signer.map { [$0] } ?? []),  // --aws-sigv4 signs last, what is sent
+            middleware: middleware,
             codecs: [.zlib()],
             // curl's NTLM workstation name: the machine's own name never leaves it.
             authenticators: [.digest(), .ntlm(workstation: "WORKSTATION", allowsNTLMv1: auth.allowNTLMv1)],
