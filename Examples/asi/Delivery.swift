@@ -11,7 +11,7 @@ struct Delivery {
     func deliver(_ response: ClientResponse, for target: Target, record: TransferRecord) throws(TransferFailure) {
         record.note(response.head, info: response.info)
         Verbose.printCacheOutcome(response.info, if: context.verbose)
-        Verbose.printResponse(response.head, if: context.verbose)
+        Verbose.printResponse(response.head, info: response.info, if: context.verbose)
         let code = response.status.code
         if context.fail && code >= 400 { throw TransferFailure.httpError(code) }
         if context.include { try Output.writeStandardOutput(Output.headText(response.head)) }

@@ -37,7 +37,7 @@ struct OutputFlags: ParsableArguments {
 
     @Flag(
         name: [.customShort("v"), .customLong("verbose")],
-        help: "Print the exchange, the library's debug log (-vv: trace level) and the average bandwidth on stderr.")
+        help: "Print every hop's heads, the library's debug log (-vv: trace) and the average bandwidth on stderr.")
     var verbosity: Int
 
     @Flag(

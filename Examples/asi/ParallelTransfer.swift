@@ -28,7 +28,6 @@ struct ParallelTransfer {
             do {
                 var request = try context.builder.make(for: target)
                 request.options.progress = record
-                Verbose.printRequest(request, if: context.verbose)
                 entries[queue.add(request).requestID] = Entry(target: target, record: record)
             } catch {
                 code = finish(record, TransferFailure(error))

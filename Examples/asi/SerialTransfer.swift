@@ -38,7 +38,6 @@ struct SerialTransfer {
     }
 
     private func transfer(_ request: Request, to target: Target, record: TransferRecord) async throws {
-        Verbose.printRequest(request, if: context.verbose)
         if case .file = target.destination {
             let response = try await context.client.send(request)
             try Delivery(context: context).deliver(response, for: target, record: record)
@@ -47,7 +46,7 @@ struct SerialTransfer {
         let response = try await context.client.stream(request)
         record.note(response.head, info: response.info)
         Verbose.printCacheOutcome(response.info, if: context.verbose)
-        Verbose.printResponse(response.head, if: context.verbose)
+        Verbose.printResponse(response.head, info: response.info, if: context.verbose)
         if context.fail && response.status.code >= 400 {
             await response.body.discard()
             throw TransferFailure.httpError(response.status.code)

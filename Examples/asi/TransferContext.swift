@@ -64,6 +64,7 @@ struct TransferContext: Sendable {
             middleware.append(CustomMethod(method: method))  // -X on every hop, as curl
         }
         if let signer { middleware.append(signer) }  // --aws-sigv4 signs what is sent, after the changes above
+        if output.verbosity > 0 { middleware.append(VerboseExchange()) }  // -v: each hop as it goes out
         client = Client(
             transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
             persistentCredentials: sources.keyring,

@@ -3,29 +3,50 @@ import HTTPCore
 import HTTPPipeline
 
 /// `-v`: the request and response heads on stderr, as curl prints them, with credentials and cookie values
-/// replaced by `<redacted>`. (The library's own debug log goes to stderr through swift-log.)
+/// replaced by `<redacted>`. ``VerboseExchange`` prints every hop the network sees; this prints the rest (the
+/// cache's part, the average bandwidth). (The library's own debug log goes to stderr through swift-log.)
 enum Verbose {
     /// Fields whose values are never printed.
     static let secretFields: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie, .setCookie]
 
-    /// Prints `> METHOD target` and the header fields set on the request (the library adds more on the way).
-    static func printRequest(_ request: Request, if enabled: Bool) {
-        guard enabled else { return }
+    /// The `> ` lines of a request as it goes to the transport: `METHOD target version`, `Host`, its header
+    /// fields, and what the transport adds: a 407's answer to an HTTP proxy and the framing field
+    /// (`Content-Length` or `Transfer-Encoding`).
+    static func requestText(_ request: Request, context: RequestContext) -> String {
         var target = request.url.path(percentEncoded: true)
         if target.isEmpty { target = "/" }
         if let query = request.url.query(percentEncoded: true) { target += "?" + query }
         var text = "> \(request.method.rawValue) \(target) \(request.options.httpVersion)\r\n"
         text += "> Host: \(request.url.host() ?? "")\(request.url.port.map { ":\($0)" } ?? "")\r\n"
         for field in request.headerFields { text += "> \(describe(field))\r\n" }
-        Output.writeError(text + ">\r\n")
+        if context.proxyAuthorization != nil, request.url.scheme?.lowercased() == "http",
+            !request.options.tunnelsThroughProxy, request.headerFields[.proxyAuthorization] == nil
+        {
+            text += "> Proxy-Authorization: <redacted>\r\n"  // the answer to a 407, which the transport adds
+        }
+        if request.headerFields[.contentLength] == nil && request.headerFields[.transferEncoding] == nil {
+            // What the transport adds (SocketTransport's framing rule).
+            if let body = request.body {
+                text += body.length.map { "> Content-Length: \($0)\r\n" } ?? "> Transfer-Encoding: chunked\r\n"
+            } else if [.post, .put, .patch].contains(request.method) {
+                text += "> Content-Length: 0\r\n"
+            }
+        }
+        return text + ">\r\n"
     }
 
-    /// Prints `< status line` and the final response's header fields.
-    static func printResponse(_ head: ResponseHead, if enabled: Bool) {
-        guard enabled else { return }
-        var text = "< \(head.statusLine)\r\n"
-        for field in head.headerFields { text += "< \(describe(field))\r\n" }
-        Output.writeError(text + "<\r\n")
+    /// The `< ` lines of a response head: the status line and the header fields.
+    static func responseText(statusLine: String, headerFields: HTTPFields) -> String {
+        var text = "< \(statusLine)\r\n"
+        for field in headerFields { text += "< \(describe(field))\r\n" }
+        return text + "<\r\n"
+    }
+
+    /// Prints the final response's head when it did not come from the network as it is (a cache hit, a stored
+    /// entry a 304 confirmed, a fallback, or the 504 of `dont-load`): ``VerboseExchange`` printed every head that did.
+    static func printResponse(_ head: ResponseHead, info: ExchangeInfo, if enabled: Bool) {
+        guard enabled, info.isFromCache || info.cacheOutcome == .notCached else { return }
+        Output.writeError(responseText(statusLine: head.statusLine, headerFields: head.headerFields))
     }
 
     /// Prints the client's average bandwidth at the end of the run (ASIHTTPRequest's
@@ -40,6 +61,16 @@ enum Verbose {
     static func printCacheOutcome(_ info: ExchangeInfo, if enabled: Bool) {
         guard enabled, let outcome = info.cacheOutcome else { return }
         Output.writeError("* cache: \(outcome)\r\n")
+    }
+
+    /// The URL without its user and password, for `* ` lines.
+    static func redacted(_ url: URL) -> String {
+        guard url.user() != nil || url.password() != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
+        return components.string ?? "<url>"
     }
 
     private static func describe(_ field: HTTPField) -> String {
