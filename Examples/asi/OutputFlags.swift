@@ -24,7 +24,7 @@ struct OutputFlags: ParsableArguments {
         name: [.customShort("i"), .customLong("include")], help: "Print the response's header fields before the body.")
     var include = false
 
-    @Flag(name: [.customShort("s"), .customLong("silent")], help: "No progress bar and no error messages.")
+    @Flag(name: [.customShort("s"), .customLong("silent")], help: "No progress meter and no error messages.")
     var silent = false
 
     @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s, still print error messages.")
@@ -32,7 +32,7 @@ struct OutputFlags: ParsableArguments {
 
     @Flag(
         name: [.customShort("#"), .customLong("progress-bar")],
-        help: "Draw progress bars on stderr (the default when stderr is a terminal and the body is not).")
+        help: "Draw progress bars on stderr instead of curl's progress meter.")
     var progressBar = false
 
     @Flag(

@@ -15,10 +15,19 @@ struct SerialTransfer {
     func run(_ targets: [Target]) async -> Int32 {
         var code: Int32 = 0
         for target in targets {
-            let record = TransferRecord(url: target.url, bar: context.bar, forwards: true)
+            let made: Result<Request, TransferFailure>
+            do {
+                made = .success(try context.builder.make(for: target))
+            } catch {
+                made = .failure(error)
+            }
+            // curl's meter starts with the transfer, after the files to send were found.
+            var meter: ProgressMeter<ContinuousClock>?
+            if context.showsMeter, case .success = made { meter = ProgressMeter() }
+            let record = TransferRecord(url: target.url, bar: context.bar, meter: meter, forwards: true)
             var failure: TransferFailure?
             do {
-                var request = try context.builder.make(for: target)
+                var request = try made.get()
                 request.options.progress = record
                 let prepared = request
                 try await Deadline.run(seconds: context.maxTime) {

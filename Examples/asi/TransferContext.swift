@@ -17,6 +17,8 @@ struct TransferContext: Sendable {
     let cookies: CookieSession
     let builder: RequestBuilder
     let bar: TerminalProgressBar<ContinuousClock>?
+    /// Whether each serial transfer shows curl's progress meter (``ProgressMeter``).
+    let showsMeter: Bool
     let maxTime: Double?
     let include: Bool
     let fail: Bool
@@ -95,8 +97,18 @@ struct TransferContext: Sendable {
             options: options, sources: sources)
         let bodyOnTerminal =
             Output.isTerminal(1) && targets.contains { $0.destination == .standardOutput }
-        let showsBar = !output.silent && (output.progressBar || (Output.isTerminal(2) && !bodyOnTerminal))
-        bar = showsBar ? TerminalProgressBar() : nil
+        if output.parallel {
+            // -Z: the queue's bar with -#, or when stderr is a terminal and the body is not (curl draws its
+            // parallel meter; the bar makes the queue size each GET with a HEAD, so it is not drawn into a pipe).
+            let drawn = output.progressBar || (Output.isTerminal(2) && !bodyOnTerminal)
+            bar = !output.silent && drawn ? TerminalProgressBar() : nil
+            showsMeter = false
+        } else {
+            // curl's rules: nothing with -s; -# draws the bar; otherwise the meter, on a terminal or not, unless
+            // the body goes to the terminal.
+            bar = !output.silent && output.progressBar ? TerminalProgressBar() : nil
+            showsMeter = !output.silent && !output.progressBar && !bodyOnTerminal
+        }
         maxTime = transfer.maxTime
         include = output.include || request.head
         fail = output.fail

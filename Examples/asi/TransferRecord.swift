@@ -23,6 +23,7 @@ final class TransferRecord: ProgressSink {
     private let labelled = Mutex<Set<RequestID>>([])
     private let label: String
     private let bar: TerminalProgressBar<ContinuousClock>?
+    private let meter: ProgressMeter<ContinuousClock>?
     private let forwards: Bool
     private let start = ContinuousClock.now
 
@@ -30,16 +31,21 @@ final class TransferRecord: ProgressSink {
     /// - Parameters:
     ///   - url: The URL asked for.
     ///   - bar: The progress bar to name the request's lines on.
+    ///   - meter: curl's progress meter for this transfer, which gets every event and is ended by ``finish(_:)``.
     ///   - forwards: Whether events go on to the bar (serial mode; a queue feeds its bar itself).
-    init(url: URL, bar: TerminalProgressBar<ContinuousClock>?, forwards: Bool) {
+    init(
+        url: URL, bar: TerminalProgressBar<ContinuousClock>?, meter: ProgressMeter<ContinuousClock>? = nil,
+        forwards: Bool
+    ) {
         state = Mutex(Snapshot(url: url, effectiveURL: url))
         label =
             url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? (url.host() ?? "") : url.lastPathComponent
         self.bar = bar
+        self.meter = meter
         self.forwards = forwards
     }
 
-    /// Counts the bytes of the current attempt; labels and forwards to the bar.
+    /// Counts the bytes of the current attempt; labels and forwards to the bar, and hands to the meter.
     func receive(_ event: ProgressEvent) {
         state.withLock { state in
             switch event.direction {
@@ -47,6 +53,7 @@ final class TransferRecord: ProgressSink {
             case .upload: state.uploaded = event.completedBytes
             }
         }
+        meter?.receive(event)
         guard let bar else { return }
         if labelled.withLock({ $0.insert(event.requestID).inserted }) { bar.setLabel(label, for: event.requestID) }
         if forwards { bar.receive(event) }
@@ -62,8 +69,9 @@ final class TransferRecord: ProgressSink {
         }
     }
 
-    /// Notes how the transfer ended and stops the clock.
+    /// Notes how the transfer ended, stops the clock and ends the meter's line (before any error message).
     func finish(_ failure: TransferFailure?) {
+        meter?.finish()
         let elapsed = start.duration(to: .now)
         state.withLock { state in
             state.failure = failure
