@@ -6,6 +6,7 @@ import Testing
 @Suite struct QueueProgressTallyTests {
     let a = RequestID(rawValue: 1)
     let b = RequestID(rawValue: 2)
+    let c = RequestID(rawValue: 3)
 
     func event(_ id: RequestID, delta: Int64 = 0, size: Int64 = 0) -> ProgressEvent {
         ProgressEvent(
@@ -80,5 +81,23 @@ import Testing
         tally.abandon(b)  // never sized: one unit, not done
         #expect(tally.total == 1_001 && tally.done == 400 && tally.isIdle)
         #expect(tally.fraction == 400.0 / 1_001.0)
+    }
+
+    @Test func theNextBatchDropsOnlyWhatWasNeverMoved() {
+        var tally = QueueProgressTally()
+        tally.add(a, size: 1_000, isUnit: false)
+        tally.add(b, size: 3_000, isUnit: false)
+        tally.apply(event(a, delta: 1_000))
+        tally.complete(a)
+        tally.apply(event(b, delta: 1_000))
+        tally.abandon(b)
+        #expect(tally.total == 4_000 && tally.done == 2_000 && tally.abandoned == 2_000)
+        tally.dropAbandoned()
+        #expect(tally.total == 2_000 && tally.done == 2_000 && tally.abandoned == 0)
+        tally.add(c, size: 3_000, isUnit: false)  // b sent again
+        #expect(tally.fraction == 0.4, "the work already done still counts")
+        tally.apply(event(c, delta: 3_000))
+        tally.complete(c)
+        #expect(tally.fraction == 1)
     }
 }

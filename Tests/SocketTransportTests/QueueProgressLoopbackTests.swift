@@ -117,6 +117,33 @@ import Testing
         #expect(queue.downloadProgress == 1.0 && queue.uploadProgress == 1.0)
     }
 
+    /// A queue used again after a failure (a multipart upload sending a failed part again) keeps the work already
+    /// done in its total: only what the failed request never moved leaves it, so the total never falls back to 0.
+    @Test func aQueueReusedAfterAFailureKeepsWhatWasDone() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/cut"
+                ? .truncated(body: Array(repeating: 0x61, count: 500), announcedLength: 2_000) : .ok("fine")
+        }
+        defer { server.shutdown() }
+        let sink = RecordingProgressSink()
+        let transport = POSIXTransport()
+        let queue = RequestQueue(client: Client(transport: transport), configuration: .init(progress: sink))
+        for path in ["/a", "/cut"] { queue.add(Self.request(server, path)) }
+        queue.go()
+        await queue.waitUntilFinished()
+        #expect(queue.downloadProgress == 0.5, "one of two requests finished")
+        queue.suspend()
+        queue.add(Self.request(server, "/cut-again"))
+        #expect(queue.downloadProgress == 0.5, "the finished request still counts; the failed one left the total")
+        let before = sink.events(.download).count
+        queue.go()
+        await queue.waitUntilFinished()
+        try await transport.shutdown()
+        #expect(queue.downloadProgress == 1.0)
+        let totals = sink.events(.download).dropFirst(before).filter(\.isAggregate).compactMap(\.fractionCompleted)
+        #expect(!totals.isEmpty && totals.allSatisfy { $0 >= 0.5 }, "the total fell back: \(totals)")
+    }
+
     @Test func aClosureSinkFollowsARequestAndAQueue() async throws {
         let server = try LoopbackServer { _ in .ok(bytes: Array(repeating: 0x61, count: 50_000)) }
         defer { server.shutdown() }

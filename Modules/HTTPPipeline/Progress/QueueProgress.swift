@@ -28,14 +28,13 @@ final class QueueProgress: Sendable {
         tallies.withLock { direction == .upload ? $0.upload.fraction : $0.download.fraction }
     }
 
-    /// Counts a request that was just added. When every earlier request is over and some did not finish (the
-    /// totals ended short of 1), the totals start again from zero, so a new batch can reach 1.
+    /// Counts a request that was just added. When every earlier request is over, what failed or cancelled requests
+    /// never moved first leaves the totals, so the new batch can reach 1 while the work already done still counts.
     func add(_ request: Request, id: RequestID) {
         change(reporting: nil) { tallies in
-            if tallies.upload.isIdle, tallies.download.isIdle,
-                tallies.upload.done < tallies.upload.total || tallies.download.done < tallies.download.total
-            {
-                tallies = Tallies()
+            if tallies.upload.isIdle, tallies.download.isIdle {
+                tallies.upload.dropAbandoned()
+                tallies.download.dropAbandoned()
             }
             if isAccurate {
                 let length = request.body?.length ?? 0

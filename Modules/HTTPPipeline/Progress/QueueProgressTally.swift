@@ -7,8 +7,9 @@ import HTTPCore
 /// `Content-Length`, a chunked upload, no body at all); one unit per request in simple mode. A request that
 /// finishes counts as complete, so the total reaches exactly 1.0 when every request finished. A request that fails
 /// or is cancelled keeps only what it moved: its size stays in the total (one unit when unknown) and its done part
-/// stays where it was, so the total never claims what did not arrive. Requests that are over are folded into two
-/// sums, so memory stays flat however many pass through.
+/// stays where it was, so the total never claims what did not arrive; the part it never moved leaves the total when
+/// the queue is next used. Requests that are over are folded into two sums, so memory stays flat however many pass
+/// through.
 struct QueueProgressTally: Sendable, Equatable {
     /// One request that is not over yet.
     struct Item: Sendable, Equatable {
@@ -39,6 +40,9 @@ struct QueueProgressTally: Sendable, Equatable {
     private(set) var total: Int64 = 0
     /// The part of ``total`` done.
     private(set) var done: Int64 = 0
+    /// The part of ``total`` that requests which failed or were cancelled never moved; it leaves the total when
+    /// the queue is next used (``dropAbandoned()``).
+    private(set) var abandoned: Int64 = 0
 
     /// The done part as a fraction: 0 while nothing is known, exactly 1 when every request is over.
     var fraction: Double {
@@ -87,7 +91,17 @@ struct QueueProgressTally: Sendable, Equatable {
     /// unit (not done) when it was never known.
     mutating func abandon(_ id: RequestID) {
         guard let item = items.removeValue(forKey: id) else { return }
-        total += max(item.size, 1) - item.size
+        let size = max(item.size, 1)
+        total += size - item.size
+        abandoned += size - item.done
+    }
+
+    /// Takes out of the total what failed or cancelled requests never moved, keeping what they and every other
+    /// request did move: a queue used again after a failure or a cancel can reach 1, and its total never falls
+    /// back to zero (a multipart upload that sends a failed part again keeps the parts it sent).
+    mutating func dropAbandoned() {
+        total -= abandoned
+        abandoned = 0
     }
 
     private mutating func update(_ id: RequestID, _ change: (inout Item?) -> Void) {

@@ -112,7 +112,8 @@ public final class RequestQueue: Sendable {
     ///
     /// The totals stay at what was transferred: a cancelled request is not counted as complete, so
     /// ``downloadProgress`` and ``uploadProgress`` keep the fraction they had (ASINetworkQueue zeroed them).
-    /// The next request added once every request is over starts the totals again from zero.
+    /// When a request is next added, once every request is over, what the cancelled requests never moved leaves the
+    /// totals (what was moved stays counted), so the new batch can reach 1.
     public func cancelAll() {
         perform(modify { $0.scheduler.cancelAll() })
     }
@@ -134,7 +135,8 @@ public final class RequestQueue: Sendable {
     /// A request that fails or is cancelled (a failure, a cancel included) is not counted as complete: its size
     /// stays in the total, one unit when unknown, with only the bytes it received done. So the total stays
     /// short of 1 after a failure or ``cancelAll()``, at the fraction actually transferred. When the next request
-    /// is added to a queue whose requests are all over, such a total starts again from zero.
+    /// is added to a queue whose requests are all over, the part those requests never moved leaves the total (what
+    /// was moved stays counted), so the new batch can reach 1.
     public var downloadProgress: Double { progress.fraction(.download) }
 
     /// The results of the requests that end from now on, in the order they end; the sequence ends when the
