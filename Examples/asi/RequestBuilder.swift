@@ -35,6 +35,7 @@ struct RequestBuilder: Sendable {
         if let method {
             request.method = HTTPRequest.Method(method) ?? request.method
             request.options.keepsMethodWithBody = true  // -X is sent as given, body or not (as curl does)
+            request.options.keepsMethodOnRedirect = true  // and on every redirect hop, as curl's -X
         } else if head {
             request.method = .head
         }

@@ -62,9 +62,6 @@ struct TransferContext: Sendable {
         clientConfiguration.runsOnTransportExecutor = false
         var middleware: [any Middleware] = [ManualCookiesLast()]
         if let netrcOnRedirects { middleware.append(NetrcRedirectAuthorization(netrc: netrcOnRedirects)) }
-        if let name = request.method, let method = HTTPRequest.Method(name) {
-            middleware.append(CustomMethod(method: method))  // -X on every hop, as curl
-        }
         if let signer { middleware.append(signer) }  // --aws-sigv4 signs what is sent, after the changes above
         if output.verbosity > 0 { middleware.append(VerboseExchange()) }  // -v: each hop as it goes out
         client = Client(

@@ -153,6 +153,7 @@ import Testing
             "RequestOptions.failsOnUnansweredChallenge": String(options.failsOnUnansweredChallenge),
             "RequestOptions.keepsMethodWithBody": String(options.keepsMethodWithBody),
             "RequestOptions.keepsCredentialsOnRedirect": String(options.keepsCredentialsOnRedirect),
+            "RequestOptions.keepsMethodOnRedirect": String(options.keepsMethodOnRedirect),
             "RequestOptions.withholdsBodyUntilChallenged": String(options.withholdsBodyUntilChallenged),
             "RequestOptions.usesCookieStore": String(options.usesCookieStore),
             "RequestOptions.requestCookies": options.requestCookies.isEmpty ? "[]" : "not empty",

@@ -10,8 +10,9 @@ import Testing
         var hasBody: Bool
         var crossOrigin: Bool
         var behavior: RedirectBehavior
+        var keepsMethod = false
         var testDescription: String {
-            "\(status) \(method.rawValue) body:\(hasBody) cross:\(crossOrigin) \(behavior)"
+            "\(status) \(method.rawValue) body:\(hasBody) cross:\(crossOrigin) \(behavior) keepsMethod:\(keepsMethod)"
         }
     }
 
@@ -22,8 +23,10 @@ import Testing
                 for hasBody in [false, true] {
                     for crossOrigin in [false, true] {
                         for behavior: RedirectBehavior in [.browser, .rfc2616] {
-                            cases.append(Case(status: status, method: method, hasBody: hasBody,
-                                              crossOrigin: crossOrigin, behavior: behavior))
+                            for keepsMethod in [false, true] {
+                                cases.append(Case(status: status, method: method, hasBody: hasBody,
+                                                  crossOrigin: crossOrigin, behavior: behavior, keepsMethod: keepsMethod))
+                            }
                         }
                     }
                 }
@@ -36,6 +39,7 @@ import Testing
     func redirect(_ testCase: Case) throws {
         var request = Request(url: url("http://a.example/start?x=1"), method: testCase.method)
         request.options.redirectBehavior = testCase.behavior
+        request.options.keepsMethodOnRedirect = testCase.keepsMethod
         request.headerFields[.authorization] = "Basic abc"
         request.headerFields[.cookie] = "session=1"
         request.headerFields[.accept] = "text/plain"
@@ -55,7 +59,8 @@ import Testing
         case 301, 302: becomesGET = testCase.behavior == .browser && testCase.method != .head
         default: becomesGET = false
         }
-        #expect(next.method == (becomesGET ? .get : testCase.method))
+        // curl's -X (keepsMethodOnRedirect): the method stays where the rules say GET, and the body goes all the same.
+        #expect(next.method == (becomesGET && !testCase.keepsMethod ? .get : testCase.method))
         #expect((next.body != nil) == (testCase.hasBody && !becomesGET))
         if becomesGET { #expect(next.headerFields[.contentType] == nil) }
         #expect(next.url.absoluteString == (testCase.crossOrigin ? "https://b.example/next" : "http://a.example/next"))

@@ -47,6 +47,10 @@ public struct RequestOptions: Sendable {
     /// Whether a `GET` or `HEAD` with a non-empty body keeps its method (curl's `-X GET -T file`). Default
     /// `false`: such a request is sent as `POST`, as ASIHTTPRequest's `appendPostData:` did.
     public var keepsMethodWithBody: Bool
+    /// Whether every redirect keeps the request's method (curl's `-X`, which "changes the method for all requests,
+    /// including redirects"). A 301, 302 or 303 that ``redirectBehavior`` would turn into `GET` then keeps the
+    /// method and drops the body and its header fields; 307 and 308 keep both, as always. Default `false`.
+    public var keepsMethodOnRedirect: Bool
     /// Whether the request's own ``credential`` and `Authorization` field follow a redirect to another origin,
     /// with the scheme already negotiated sent up front there (curl's `--location-trusted`). Default `false`:
     /// they never leave the first origin.
@@ -145,6 +149,7 @@ public struct RequestOptions: Sendable {
         self.proxyAuthenticationScheme = nil
         self.failsOnUnansweredChallenge = true
         self.keepsMethodWithBody = false
+        self.keepsMethodOnRedirect = false
         self.keepsCredentialsOnRedirect = false
         self.withholdsBodyUntilChallenged = false
         self.usesCookieStore = true

@@ -8,6 +8,8 @@ public import HTTPCore
 /// - ``RedirectBehavior/browser``: 301, 302 and 303 re-issue as `GET` without the body; 307 and 308 keep the
 ///   method and body.
 /// - ``RedirectBehavior/rfc2616``: 301 and 302 keep method and body too; 303 is always `GET`.
+/// - ``RequestOptions/keepsMethodOnRedirect`` (curl's `-X`) keeps the method where either rule says `GET`; the
+///   body is dropped all the same.
 /// - `HEAD` stays `HEAD` (a redirect never turns a `HEAD` into a download).
 /// - `Authorization`, `Proxy-Authorization`, `Cookie` and a caller's `Host` headers, and
 ///   ``RequestOptions/credential``, never go to another origin (a `Host` field also scopes cookies, so it must
@@ -38,7 +40,7 @@ public enum RedirectPolicy {
         var next = request
         next.url = target
         if changesToGET(status: status, method: request.method, behavior: request.options.redirectBehavior) {
-            next.method = .get
+            if !request.options.keepsMethodOnRedirect { next.method = .get }
             next.body = nil
             for name in bodyFieldNames { next.headerFields[name] = nil }
         } else if let body = request.body, !body.isReplayable {
@@ -58,7 +60,8 @@ public enum RedirectPolicy {
         return next
     }
 
-    /// Whether a redirect with `status` re-issues `method` as `GET` without a body.
+    /// Whether a redirect with `status` re-issues `method` as `GET` without a body (with
+    /// ``RequestOptions/keepsMethodOnRedirect``, only without the body).
     /// - Parameters:
     ///   - status: The redirect status.
     ///   - method: The method of the request that got it.
