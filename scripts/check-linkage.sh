@@ -101,7 +101,8 @@ rm -f "$manifest_json"
 
 # ---------------------------------------------------------------- probe: HTTPCore + HTTPPipeline + SocketTransport + DiskCache
 probe="$(mktemp -d "${TMPDIR:-/tmp}/asikit-linkage.XXXXXX")"
-trap 'rm -rf "$probe"' EXIT
+server_pid=""
+trap 'if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi; rm -rf "$probe"' EXIT
 identity="$(basename "$repo")"
 # write_probe_package DIR NAME PRODUCT...: a package at DIR with one executable NAME that depends on the products.
 write_probe_package() {
@@ -217,6 +218,7 @@ elif swift build --package-path "$readme_probe" --scratch-path "$readme_scratch"
     mixed_output="$(timeout 120 "$mixed_binary" "http://127.0.0.1:$port/" 2>&1)" || mixed_status=$?
     kill "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
+    server_pid=""
     sed 's/^/   /' <<<"$mixed_output"
     if [ "$mixed_status" != 0 ] || ! grep -q '^blocking: 200' <<<"$mixed_output" \
         || ! grep -q '^async: 200 200$' <<<"$mixed_output"; then

@@ -2,7 +2,7 @@
 # Installs what building every target and running every test with its real peers needs, and nothing that is
 # already there: Debian's packages (apt-get, with sudo when not root) and the Python peers (pip). Run by
 # scripts/test.sh (the README's test command) and .ci/run, so a fresh machine needs nothing installed by hand.
-# A second run installs nothing and takes well under a second.
+# A second run installs nothing and takes a second or two (asking python3 whether each peer imports).
 #
 # What each package is for:
 #   zlib1g-dev, libssl-dev   the design's two system libraries (GzipCodec; SocketTransport, FileKeyring, ...)
@@ -27,38 +27,38 @@ set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
 sudo=""
-if [ "$(id -u)" != 0 ]; then
-    if command -v sudo >/dev/null; then
-        sudo="sudo"
-        # CI has no terminal to ask for a password.
-        if [ ! -t 0 ]; then sudo="sudo -n"; fi
-    else
-        echo "install-dependencies: not root and no sudo; install the packages below as root" >&2
-    fi
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then
+    sudo="sudo"
+    # CI has no terminal to ask for a password.
+    if [ ! -t 0 ]; then sudo="sudo -n"; fi
 fi
 
 packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
 if [ "${1:-}" != "--build-only" ]; then
-    packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl media-types publicsuffix libxml2)
+    packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl media-types publicsuffix libxml2
+        libpsl5)
+    # The Python peers come from PyPI through pip; Debian's python3-pip where the machine's python3 has none.
+    if ! python3 -m pip --version >/dev/null 2>&1; then packages+=(python3 python3-pip); fi
 fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ] && [ -z "$sudo" ]; then
+        echo "install-dependencies: missing ${missing[*]}; not root and no sudo: install them as root" >&2
+        exit 1
+    fi
     echo "apt-get install ${missing[*]}"
     # Keep Debian's postinst scripts from starting nginx, apache2 or squid as system services; the tests start
-    # their own.
-    made_policy=0
+    # their own. The policy file is removed however this script ends.
     if [ ! -e /usr/sbin/policy-rc.d ]; then
         printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
         $sudo chmod +x /usr/sbin/policy-rc.d
-        made_policy=1
+        trap '$sudo rm -f /usr/sbin/policy-rc.d' EXIT
     fi
-    installed=0
-    $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" || installed=$?
-    if [ "$made_policy" = 1 ]; then $sudo rm -f /usr/sbin/policy-rc.d; fi
-    if [ "$installed" != 0 ]; then exit "$installed"; fi
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 if [ "${1:-}" = "--build-only" ]; then exit 0; fi
 

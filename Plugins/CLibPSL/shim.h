@@ -4,7 +4,7 @@
 // libpsl (Debian's libpsl5) for the PublicSuffix plug-in.
 //
 // It is opened on first use with dlopen, neither linked nor compiled against (decision 0023): the runtime
-// library is on every Debian machine (curl and wget need it), its `-dev` package is not, and an app that links the
+// library is on a fresh machine of this project's kind (curl and wget depend on it), its `-dev` package is not, and an app that links the
 // ASIKit umbrella should build with only the design's zlib and OpenSSL headers. So this header declares the four
 // functions of libpsl's stable ABI (libpsl.so.5, unchanged since 0.16) that the plug-in calls, `psl_get_version`
 // (optional) for version reports, and the type flags of libpsl.h; a context is an opaque pointer.
@@ -43,8 +43,10 @@ static inline c_libpsl_functions c_libpsl_load(void) {
         (const char *(*)(void))dlsym(library, "psl_get_version"),
     };
     if (functions.latest == NULL || functions.builtin == NULL || functions.isPublicSuffix == NULL ||
-        functions.free == NULL)
+        functions.free == NULL) {
+        dlclose(library);
         return none;
+    }
     return functions;
 }
 

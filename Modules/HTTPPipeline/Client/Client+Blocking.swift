@@ -7,8 +7,9 @@ extension Client {
     ///
     /// For scripts, command-line tools and other non-async code. The request runs on the concurrency pool while
     /// this thread waits, so calling it from async code (where it could starve the pool) is a programmer error:
-    /// a direct call in an `async` function or in a `main.swift` with a top-level `await` does not compile
-    /// (`noasync`), and a call through a synchronous function from a task traps. Use ``send(_:)`` there; the
+    /// a direct call in an `async` function or in a `main.swift` with a top-level `await` does not compile in the
+    /// Swift 6 language mode (`noasync`; a warning in Swift 5 mode), and a call through a synchronous function from
+    /// a task traps. Use ``send(_:)`` there; the
     /// README's "Getting started" shows a `main.swift` that mixes both.
     /// - Parameter request: The request.
     /// - Returns: The final response.

@@ -44,7 +44,7 @@ struct QueueProgressTally: Sendable, Equatable {
     /// the queue is next used (``dropAbandoned()``).
     private(set) var abandoned: Int64 = 0
 
-    /// The done part as a fraction: 0 while nothing is known, exactly 1 when every request is over.
+    /// The done part as a fraction: 0 while nothing is known, exactly 1 when every request finished.
     var fraction: Double {
         guard total > 0 else { return 0 }
         return done == total ? 1 : Double(done) / Double(total)

@@ -157,8 +157,9 @@ public final class RequestQueue: Sendable {
     /// request's own callbacks, the queue's, and ``QueueCallbacks/queueFinished``. Returns at once when nothing is
     /// outstanding and no callback is still queued. A cancelled waiting task returns early.
     ///
-    /// It relies on the executor running its jobs in order (``CallbackExecutor``'s contract); with an executor
-    /// that never runs them (`DispatchQueue.main` without a main loop) it does not return.
+    /// It relies on the executor running its jobs in order (``CallbackExecutor``'s contract; a serial queue, not
+    /// `DispatchQueue.global()`, whose concurrent jobs would let it return before the last callback ran); with an
+    /// executor that never runs them (`DispatchQueue.main` without a main loop) it does not return.
     public func waitUntilFinished() async {
         let wait = shared.withLock { shared -> (token: UInt64, drain: UInt64)? in
             guard let drain = shared.drainToWaitFor else { return nil }

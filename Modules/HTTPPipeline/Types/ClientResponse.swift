@@ -43,9 +43,10 @@ public struct ClientResponse: Sendable {
 
     /// The body as text, decoded with the `charset` of `Content-Type` (ASIHTTPRequest's `responseString`).
     ///
-    /// UTF-8, US-ASCII, ISO-8859-1, Windows-1252 and UTF-16 are understood. Without a charset, a type that is UTF-8
-    /// by definition (JSON, YAML, JavaScript and the others of ``TextEncoding/init(impliedBy:body:)``) is decoded
-    /// as UTF-8, and XML as its declaration says; any other type, an unknown charset or no `Content-Type` uses `defaultEncoding`.
+    /// UTF-8, US-ASCII, ISO-8859-1, Windows-1252 and UTF-16 are understood. Without a charset it understands, a type
+    /// that is UTF-8 by definition (JSON, YAML, JavaScript and the others of ``TextEncoding/init(impliedBy:body:)``)
+    /// is decoded as UTF-8, and XML as its declaration says; any other type or no `Content-Type` uses
+    /// `defaultEncoding`.
     /// - Parameter defaultEncoding: The charset used when neither the response nor its media type names one;
     ///   ISO-8859-1 as in ASIHTTPRequest.
     /// - Returns: The decoded text; invalid UTF-8 sequences become U+FFFD.

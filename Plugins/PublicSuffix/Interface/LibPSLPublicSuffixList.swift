@@ -9,8 +9,8 @@ public import HTTPCore
 /// private suffixes both count, and a top-level domain the list does not name is a suffix too (the list's
 /// implicit `*` rule), as in curl.
 ///
-/// libpsl is opened at run time (`libpsl.so.5`, Debian's `libpsl5`, on every Debian machine), not linked: building
-/// this plug-in needs no `libpsl-dev` (decision 0023).
+/// libpsl is opened at run time (`libpsl.so.5`, Debian's `libpsl5`, which curl and wget depend on), not linked:
+/// building this plug-in needs no `libpsl-dev` (decision 0023).
 ///
 /// ```swift
 /// let client = Client(transport: .posix(), configuration: .init(publicSuffixes: .libpsl()))
