@@ -16,6 +16,9 @@ import Synchronization
 ///   cookies it touched. Two processes never lose each other's cookies.
 /// - Session cookies are written only with ``Configuration/keepsSessionCookies`` (curl's `-c` keeps them);
 ///   expired cookies never. The file is created readable by its owner only (0600).
+/// - What is written reads back as the same cookies: a cookie the format cannot hold
+///   (``NetscapeCookieFile/canWrite(_:)``, such as a tab or newline in its value) stays in memory only, with a
+///   warning, and a file larger than the 32 MiB the store reads is not written (``save()`` throws).
 /// - Matching, order, replacement and limits are ``CookieStorage``'s; the pipeline's parser decides what to keep.
 ///
 /// ```swift
@@ -110,7 +113,8 @@ public final class CookieFileStore: CookieStore {
     ///
     /// The file I/O is synchronous and waits for the lock while another writer holds it (for its own short
     /// read-merge-write), so call it where blocking a thread briefly is acceptable, as ``shutdown()`` does.
-    /// - Throws: ``ClientError`` with ``ClientError/Code/storageFailed`` when the file cannot be read or written.
+    /// - Throws: ``ClientError`` with ``ClientError/Code/storageFailed`` when the file cannot be read or written, or
+    ///   would be larger than the store reads back (32 MiB); the file is then unchanged.
     public func save() throws(ClientError) {
         let (ours, base, revision, isSynced) = state.withLock { state in
             let isSynced = state.storage.revision == state.syncedRevision && state.fileExists
@@ -122,8 +126,20 @@ public final class CookieFileStore: CookieStore {
             let theirs = try io.read().map { Self.cookies(in: $0, path: path, at: now, logger: configuration.logger) }
             let merged = CookieMerge.merge(base: base, ours: ours, theirs: theirs ?? [])
                 .filter { !$0.isExpired(at: now) }
-            let written = merged.filter { $0.expires != nil || configuration.keepsSessionCookies }
-            try io.replace(with: Array(NetscapeCookieFile.format(written).utf8))
+            let kept = merged.filter { $0.expires != nil || configuration.keepsSessionCookies }
+            let written = kept.filter(NetscapeCookieFile.canWrite)
+            if written.count < kept.count {
+                configuration.logger.warning(
+                    "Kept cookies that the cookie file cannot hold in memory only",
+                    metadata: ["path": "\(path)", "count": "\(kept.count - written.count)"])
+            }
+            let bytes = Array(NetscapeCookieFile.format(written).utf8)
+            guard bytes.count <= CookieFileIO.maxFileBytes else {
+                let limit = CookieFileIO.maxFileBytes / 1_048_576
+                throw ClientError(.storageFailed, stage: .cookies,
+                                  message: "The cookie file would be larger than \(limit) MiB; left unchanged: \(path)")
+            }
+            try io.replace(with: bytes)
             return (merged, written)
         }
         let now = Date()
