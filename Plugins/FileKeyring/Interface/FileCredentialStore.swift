@@ -72,8 +72,13 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
     /// - Parameters:
     ///   - credential: The credential.
     ///   - scope: Where it applies.
-    /// - Throws: ``ClientError`` with a ``KeyringError``; the file is then unchanged.
+    /// - Throws: ``ClientError`` with a ``KeyringError``; the file is then unchanged. A port outside 0...65535,
+    ///   which the file could not give back, throws ``ClientError/Code/invalidConfiguration``.
     public func save(_ credential: Credential, for scope: CredentialScope) async throws {
+        guard (0...65_535).contains(scope.port) else {
+            throw ClientError(
+                .invalidConfiguration, stage: .credentials, message: "keyring: the port \(scope.port) is not 0...65535")
+        }
         try await update { entries in
             if let index = entries.firstIndex(where: { $0.scope == scope }) {
                 if entries[index].credential == credential { return false }
@@ -200,6 +205,10 @@ public final class FileCredentialStore: CredentialStore, CustomStringConvertible
                 })
         else {
             throw KeyringError(.fileSystem, path: file.path, message: "encryption failed")
+        }
+        // A file over the read limit would be refused as damaged on the next open, with every entry in it.
+        guard aad.count + sealed.count <= KeyringFile.maxBytes else {
+            throw KeyringError(.fileSystem, path: file.path, message: "the keyring would be larger than 64 MiB")
         }
         try file.replace(with: aad + sealed)
     }
