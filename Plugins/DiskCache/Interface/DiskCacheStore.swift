@@ -59,12 +59,13 @@ public final class DiskCacheStore: CacheStore {
             body: DiskCachedBody(path: directory.bodyPath(hash, file.bodyName), length: file.bodyLength))
     }
 
-    /// Starts an entry in a temporary file; declines it when `expectedLength` is over the entry cap.
+    /// Starts an entry in a temporary file; declines it when `expectedLength` is over the entry cap, or when its
+    /// head file would be larger than the 1 MiB a store reads back.
     /// - Parameters:
     ///   - key: The cache key.
     ///   - head: The entry's head.
     ///   - expectedLength: The announced body length, if any.
-    /// - Returns: A writer, or `nil` when the entry is too large.
+    /// - Returns: A writer, or `nil` when the entry or its head is too large.
     /// - Throws: ``ClientError`` (`storageFailed`) when the temporary file cannot be created.
     public func makeWriter(
         forKey key: String, head: CachedResponseHead, expectedLength: Int64?
@@ -73,10 +74,12 @@ public final class DiskCacheStore: CacheStore {
     {
         try prepare()
         if let expectedLength, expectedLength > configuration.maxEntrySize { return nil }
+        guard HeadFile.fits(key: key, head: head) else { return nil }  // it would read back as corrupt
         return try DiskCacheEntryWriter(store: self, key: key, head: head)
     }
 
-    /// Replaces the head of the entry under `key` while it is still `previous`; the body file is untouched.
+    /// Replaces the head of the entry under `key` while it is still `previous`; the body file is untouched. A head
+    /// too large to read back (over 1 MiB on disk) leaves the stored one in place.
     /// - Parameters:
     ///   - head: The new head.
     ///   - key: The cache key.

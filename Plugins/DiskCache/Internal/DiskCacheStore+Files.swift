@@ -77,7 +77,9 @@ extension DiskCacheStore {
         let hash = SHA256.hex(key)
         let headPath = directory.headPath(hash)
         let written = try directory.withLock { () throws -> (HeadFile, POSIXFile.Status)? in
-            guard var file = try readHead(hash), file.key == key, file.head == previous else { return nil }
+            guard var file = try readHead(hash), file.key == key, file.head == previous,
+                HeadFile.fits(key: key, head: head)  // else the stored head stays: the new one would not read back
+            else { return nil }
             file.head = head
             let temporary = directory.newTemporaryPath()
             try POSIXFile.writeNew(temporary, file.encoded(), sync: configuration.synchronizesWrites)

@@ -9,8 +9,13 @@ import HTTPCore
 struct HeadFile: Equatable {
     static let magic = Array("ASIDCH".utf8)
     static let version: UInt16 = 1
-    /// The largest head file read back; a longer one is corrupt.
+    /// The largest head file read back; a longer one is corrupt, so none is written.
     static let maxSize = 1 << 20
+
+    /// Whether the head file for `head` under `key` is small enough to be read back (``maxSize``).
+    static func fits(key: String, head: CachedResponseHead) -> Bool {
+        HeadFile(key: key, bodyName: CacheDirectory.randomName(), bodyLength: 0, head: head).encoded().count <= maxSize
+    }
 
     /// The cache key, kept to rule out a hash collision and to make files self-describing.
     var key: String
