@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "GzipCodec", targets: ["GzipCodec"]),
+        .library(name: "BrotliCodec", targets: ["BrotliCodec"]),
+        .library(name: "ZstdCodec", targets: ["ZstdCodec"]),
         .library(name: "FileKeyring", targets: ["FileKeyring"]),
         .library(name: "Throttle", targets: ["Throttle"]),
         .library(name: "PublicSuffix", targets: ["PublicSuffix"]),
@@ -67,6 +69,12 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
+        // br and zstd decoding. Opened with dlopen (decision 0024): the runtime libbrotli1 and libzstd1 are on a fresh
+        // machine, their -dev packages are not, so nothing links them or reads their headers.
+        .systemLibrary(name: "CBrotli", path: "Plugins/CBrotli", providers: [.apt(["libbrotli1"])]),
+        .target(name: "BrotliCodec", dependencies: ["HTTPCore", "CBrotli"], path: "Plugins/BrotliCodec"),
+        .systemLibrary(name: "CZstd", path: "Plugins/CZstd", providers: [.apt(["libzstd1"])]),
+        .target(name: "ZstdCodec", dependencies: ["HTTPCore", "CZstd"], path: "Plugins/ZstdCodec"),
         // An encrypted credential file (ASIHTTPRequest's Keychain on Linux) and a read-only .netrc source.
         .target(name: "FileKeyring", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/FileKeyring"),
         // Bandwidth throttling: a `BandwidthLimiter` with ASIHTTPRequest's shared budget (issue 14).
@@ -122,8 +130,8 @@ let package = Package(
         .target(
             name: "ASIKit",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "Throttle",
-                "PublicSuffix",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
+                "HTTPAuthentication", "Throttle", "PublicSuffix",
             ],
             path: "Modules/ASIKit"
         ),
@@ -142,8 +150,9 @@ let package = Package(
         .executableTarget(
             name: "ASICommand",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPAuthentication", "FileKeyring",
-                "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC", "S3",
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
+                "HTTPAuthentication", "FileKeyring", "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC",
+                "S3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -171,8 +180,8 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "HTTPAuthentication",
-                "TestSupport",
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
+                "HTTPAuthentication", "TestSupport",
             ],
             path: "Tests/InteropTests"
         ),
@@ -193,6 +202,12 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
+        .testTarget(
+            name: "BrotliCodecTests", dependencies: ["HTTPCore", "BrotliCodec", "TestSupport"],
+            path: "Tests/BrotliCodecTests"),
+        .testTarget(
+            name: "ZstdCodecTests", dependencies: ["HTTPCore", "ZstdCodec", "TestSupport"],
+            path: "Tests/ZstdCodecTests"),
         .testTarget(
             name: "FileKeyringTests",
             dependencies: ["HTTPCore", "HTTPTesting", "FileKeyring", "TestSupport", "KeyringWriter"],

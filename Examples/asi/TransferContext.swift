@@ -1,4 +1,5 @@
 import FoundationEssentials
+import BrotliCodec
 import GzipCodec
 import HTTPAuthentication
 import HTTPCore
@@ -6,6 +7,7 @@ import HTTPPipeline
 import Logging
 import PublicSuffix
 import SocketTransport
+import ZstdCodec
 
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +70,8 @@ struct TransferContext: Sendable {
             transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
             persistentCredentials: sources.keyring,
             middleware: middleware,
-            codecs: [.zlib()],
+            // curl's Accept-Encoding: deflate, gzip, br, zstd; br and zstd only when their libraries load.
+            codecs: [.zlib(), .brotli(), .zstd()],
             // curl's NTLM workstation name: the machine's own name never leaves it.
             authenticators: [.digest(), .ntlm(workstation: "WORKSTATION", allowsNTLMv1: auth.allowNTLMv1)],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),

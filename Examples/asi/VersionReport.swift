@@ -1,7 +1,9 @@
+import BrotliCodec
 import GzipCodec
 import HTTPPipeline
 import PublicSuffix
 import SocketTransport
+import ZstdCodec
 
 #if canImport(Glibc)
 import Glibc
@@ -26,10 +28,16 @@ enum VersionReport {
             "ASIKit/\(Client.frameworkVersion)", "OpenSSL/\(POSIXTransport.openSSLVersion)",
             "zlib/\(ZlibContentCodec.zlibVersion)",
         ]
+        // libbrotlidec and libzstd are opened at run time; without them br and zstd are neither offered nor listed.
+        let brotli = BrotliContentCodec.libraryVersion
+        let zstd = ZstdContentCodec.libraryVersion
+        if let brotli { libraries.append("brotli/\(brotli)") }
+        if let zstd { libraries.append("zstd/\(zstd)") }
         // libpsl is opened at run time; without it cookies are refused for every Domain, and PSL is not offered.
         let psl = LibPSLPublicSuffixList.libraryVersion
         if let psl { libraries.append("libpsl/\(psl)") }
-        let sorted = features.filter { psl != nil || $0 != "PSL" }.sorted { $0.lowercased() < $1.lowercased() }
+        let loaded = features + (brotli == nil ? [] : ["brotli"]) + (zstd == nil ? [] : ["zstd"])
+        let sorted = loaded.filter { psl != nil || $0 != "PSL" }.sorted { $0.lowercased() < $1.lowercased() }
         return "asi \(Client.frameworkVersion) (\(machine)-linux) \(libraries.joined(separator: " "))\n"
             + "Protocols: \(protocols.joined(separator: " "))\n"
             + "Features: \(sorted.joined(separator: " "))\n"

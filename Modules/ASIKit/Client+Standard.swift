@@ -1,13 +1,17 @@
+import BrotliCodec
 import GzipCodec
 import HTTPAuthentication
 public import HTTPPipeline
 import PublicSuffix
 public import SocketTransport
+import ZstdCodec
 
 extension Client {
-    /// A ready client with the everyday stack: ``POSIXTransport`` (sockets and OpenSSL), gzip and deflate
-    /// (``ZlibContentCodec``), Digest and NTLM (``DigestAuthenticator``, ``NTLMAuthenticator``; Basic and Bearer
-    /// are built in), and the in-memory defaults, an in-memory cookie jar and session credential store.
+    /// A ready client with the everyday stack: ``POSIXTransport`` (sockets and OpenSSL), deflate and gzip
+    /// (``ZlibContentCodec``), brotli and Zstandard (``BrotliContentCodec``, ``ZstdContentCodec``, each only when
+    /// its library loads, so `Accept-Encoding` is `deflate, gzip, br, zstd` on a machine with both), Digest and
+    /// NTLM (``DigestAuthenticator``, ``NTLMAuthenticator``; Basic and Bearer are built in), and the in-memory
+    /// defaults, an in-memory cookie jar and session credential store.
     /// Cookies for public suffixes (`co.uk`, `github.io`) are refused with libpsl's list (the `PublicSuffix`
     /// plug-in) unless `configuration` brings its own ``Client/Configuration/publicSuffixes``.
     ///
@@ -31,7 +35,8 @@ extension Client {
         var configuration = configuration
         if configuration.publicSuffixes == nil { configuration.publicSuffixes = .libpsl() }
         return Client(
-            transport: .posix(transport), codecs: [.zlib()], authenticators: [.digest(), .ntlm()],
+            transport: .posix(transport), codecs: [.zlib(), .brotli(), .zstd()], authenticators: [.digest(), .ntlm()],
             configuration: configuration)
     }
+
 }

@@ -168,7 +168,7 @@ struct ASICommandHttpbinTests {
             let gzip = httpbin.url("/gzip").absoluteString
             let inflated = try await ASICommandRun.run([gzip])
             #expect(inflated.output.contains("\"gzipped\": true"))
-            #expect(inflated.output.contains("\"Accept-Encoding\": \"gzip, deflate\""))
+            #expect(inflated.output.contains("\"Accept-Encoding\": \"deflate, gzip, br, zstd\""))
             let raw = try await ASICommandRun.run(["--no-compressed", gzip])
             #expect(raw.stdout.prefix(2) == [0x1F, 0x8B], "httpbin gzips /gzip anyway; without --compressed it stays")
             #expect(try String(decoding: DataPath.gunzip(raw.stdout), as: UTF8.self).contains("\"gzipped\": true"))

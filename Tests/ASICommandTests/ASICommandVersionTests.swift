@@ -27,9 +27,10 @@ struct ASICommandVersionTests {
             #expect(first.contains(" zlib/\(ZlibContentCodec.zlibVersion) "), "zlib read at run time: \(first)")
             #expect(first.contains(" OpenSSL/3.") || first.contains(" OpenSSL/1."), "\(first)")
             #expect(first.contains(" libpsl/"))
+            #expect(first.contains(" brotli/1.") && first.contains(" zstd/1."), "opened at run time: \(first)")
             #expect(lines.dropFirst().first == "Protocols: http https")
             let features = Set((lines.last ?? "").split(separator: " ").dropFirst().map(String.init))
-            for feature in ["gzip", "deflate", "Digest", "NTLM", "PAC", "cookies", "cache", "S3", "PSL"] {
+            for feature in ["gzip", "deflate", "Digest", "NTLM", "PAC", "cookies", "cache", "S3", "PSL", "brotli", "zstd"] {
                 #expect(features.contains(feature), "\(feature) missing: \(lines.last ?? "")")
             }
         }

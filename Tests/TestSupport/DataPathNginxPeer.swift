@@ -7,6 +7,8 @@ import Glibc
 ///   `<name>.gz` (``precompressed``) with `Content-Encoding: gzip`, Range applying to the compressed bytes.
 /// - `/dyn/<name>`: the same files gzip-compressed on the fly (no Range, chunked).
 /// - `/norange/<name>`: `max_ranges 0`, so a `Range` is ignored and the whole file comes with 200.
+/// - `/coded/<coding>/<name>`: a file served as it is, with `Content-Encoding: <coding>` (nginx has no brotli or
+///   zstd module: the bodies are compressed by the tests, see ``serve(_:as:coding:)``).
 /// - `/dav/<name>`: WebDAV `PUT` stores the request body as a file (no size limit), readable with `GET`.
 ///
 /// Use ``withDataNginx(files:precompressed:_:)``; skipped like ``NginxPeer`` when nginx is missing.
@@ -54,6 +56,21 @@ package final class DataPathNginxPeer {
         directory + "/www/" + relative
     }
 
+    /// Serves `bytes` as they are at `/coded/<coding>/<name>`, with `Content-Encoding: <coding>`.
+    /// - Parameters:
+    ///   - bytes: The body, already encoded.
+    ///   - name: The file name.
+    ///   - coding: The `Content-Encoding` value, such as `br` or `gzip,br` (no spaces).
+    /// - Returns: The file's URL.
+    package func serve(_ bytes: [UInt8], as name: String, coding: String) throws -> URL {
+        let folder = directory + "/www/coded/" + coding
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        chmod(directory + "/www/coded", 0o755)
+        chmod(folder, 0o755)
+        try write(bytes, to: "www/coded/\(coding)/\(name)")
+        return url("/coded/\(coding)/\(name)")
+    }
+
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
         process?.terminate()
@@ -73,6 +90,7 @@ package final class DataPathNginxPeer {
                 location /gz/ { gzip_static on; }
                 location /dyn/ { alias \(directory)/www/files/; gzip on; gzip_types *; gzip_min_length 0; }
                 location /norange/ { alias \(directory)/www/files/; max_ranges 0; }
+                location ~ ^/coded/(?<coding>[^/]+)/ { add_header Content-Encoding $coding; }
                 location /dav/ {
                     dav_methods PUT DELETE;
                     create_full_put_path on;

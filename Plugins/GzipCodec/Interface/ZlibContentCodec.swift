@@ -59,8 +59,9 @@ public struct ZlibContentCodec: ContentCodec {
     /// The codec's settings.
     public let configuration: Configuration
 
-    /// `gzip`, then `deflate`.
-    public var encodings: [String] { ["gzip", "deflate"] }
+    /// `deflate`, then `gzip`: the order curl offers them in, so that `Accept-Encoding` reads
+    /// `deflate, gzip` (then `br, zstd` when those codecs follow this one).
+    public var encodings: [String] { ["deflate", "gzip"] }
 
     /// Creates a codec.
     ///

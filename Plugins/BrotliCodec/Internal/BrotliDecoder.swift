@@ -1,0 +1,105 @@
+import CBrotli
+import HTTPCore
+
+/// Decodes one `br` body, streaming, and enforces the codec's size and ratio limits as it goes.
+final class BrotliDecoder: ContentDecoder {
+    /// The size of the output buffer, doubled when one chunk decodes to more.
+    static let bufferSize = 256 * 1024
+
+    private let functions: c_brotli_functions
+    private let limits: BrotliContentCodec.Configuration
+    private let state: UnsafeMutableRawPointer
+    /// Reused from chunk to chunk; it grows only when a chunk decodes to more than any before it.
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// Whether the brotli stream reached its end.
+    private var ended = false
+    /// Whether any input arrived; an empty body decodes to nothing.
+    private var sawInput = false
+    private var consumed: Int64 = 0
+    private var decoded: Int64 = 0
+
+    init(library: BrotliLibrary, limits: BrotliContentCodec.Configuration) throws {
+        functions = library.functions
+        self.limits = limits
+        guard let state = functions.createInstance!(nil, nil, nil) else {
+            throw ClientError(.compressionFailed, message: "libbrotlidec could not start a decoder")
+        }
+        self.state = state
+        buffer = .allocate(capacity: Self.bufferSize)
+    }
+
+    deinit {
+        functions.destroyInstance!(state)
+        buffer.deallocate()
+    }
+
+    func decode(_ chunk: [UInt8]) throws -> [UInt8] {
+        guard !chunk.isEmpty else { return [] }
+        sawInput = true
+        guard !ended else { throw ClientError(.compressionFailed, message: "Data follows the end of the br stream") }
+        var filled = 0
+        try chunk.withUnsafeBufferPointer { input in
+            var nextIn = input.baseAddress
+            var availableIn = input.count
+            while true {
+                if filled == buffer.count { grow() }
+                var nextOut = buffer.baseAddress.map { $0 + filled }
+                let room = buffer.count - filled
+                var availableOut = room
+                let before = availableIn
+                let result = functions.decompressStream!(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+                filled += room - availableOut
+                consumed += Int64(before - availableIn)
+                decoded += Int64(room - availableOut)
+                try checkLimits()
+                switch Int(result) {
+                case Int(C_BROTLI_DECODER_RESULT_SUCCESS):
+                    ended = true
+                    guard availableIn == 0 else {
+                        throw ClientError(.compressionFailed, message: "Data follows the end of the br stream")
+                    }
+                    return
+                case Int(C_BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT):
+                    return
+                case Int(C_BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT):
+                    continue
+                default:
+                    let code = functions.errorCode!(state)
+                    let name = functions.errorString!(code).map { String(cString: $0) } ?? "unknown"
+                    throw ClientError(
+                        .compressionFailed, message: "The br body is corrupt: \(name) (brotli error \(code))")
+                }
+            }
+        }
+        guard filled > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: filled) { output, count in
+            _ = output.initialize(from: UnsafeBufferPointer(rebasing: buffer[..<filled]))
+            count = filled
+        }
+    }
+
+    func finish() throws -> [UInt8] {
+        guard sawInput, !ended else { return [] }
+        throw ClientError(.compressionFailed, message: "The compressed body ended before its br stream did")
+    }
+
+    /// Doubles the output buffer, keeping its bytes.
+    private func grow() {
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+        _ = grown.initialize(from: buffer)
+        buffer.deallocate()
+        buffer = grown
+    }
+
+    private func checkLimits() throws {
+        if let maxDecodedBytes = limits.maxDecodedBytes, decoded > maxDecodedBytes {
+            throw ClientError(.compressionFailed, message: "The body decodes to more than \(maxDecodedBytes) bytes")
+        }
+        if let maxRatio = limits.maxRatio, decoded > limits.ratioThreshold,
+            decoded / max(consumed, 1) > Int64(maxRatio)
+        {
+            throw ClientError(
+                .compressionFailed, message: "The body decodes to more than \(maxRatio) times its compressed size")
+        }
+    }
+}
