@@ -3,7 +3,7 @@ import HTTPCore
 /// The content-coding rules: what `Accept-Encoding` offers, which decoder a response needs, and how a request
 /// body is compressed.
 enum ContentCoding {
-    /// `Accept-Encoding` for the client's codecs, for example `gzip, deflate`; `nil` without codecs.
+    /// `Accept-Encoding` for the client's codecs, for example `deflate, gzip`; `nil` without codecs.
     static func acceptEncoding(for codecs: [any ContentCodec]) -> String? {
         var seen: [String] = []
         for encoding in codecs.flatMap(\.encodings) where !seen.contains(encoding.lowercased()) {
