@@ -48,6 +48,8 @@ public struct BrotliContentCodec: ContentCodec {
 
     /// The codec's limits.
     public let configuration: Configuration
+    /// The bomb limits of ``configuration``, checked once here and shared by every decoder.
+    let decompressionLimits: DecompressionLimits
     /// The library this codec decodes with; `nil` when it could not be loaded.
     let library: BrotliLibrary?
 
@@ -68,11 +70,11 @@ public struct BrotliContentCodec: ContentCodec {
     }
 
     private init(configuration: Configuration, library: BrotliLibrary?) {
-        precondition((configuration.maxDecodedBytes ?? 0) >= 0, "maxDecodedBytes must not be negative")
-        precondition((configuration.maxRatio ?? 1) >= 1, "maxRatio must be at least 1")
-        precondition(configuration.ratioThreshold >= 0, "ratioThreshold must not be negative")
         self.configuration = configuration
         self.library = library
+        decompressionLimits = DecompressionLimits(
+            maxDecodedBytes: configuration.maxDecodedBytes, maxRatio: configuration.maxRatio,
+            ratioThreshold: configuration.ratioThreshold, verb: "decodes")
     }
 
     /// Whether libbrotlidec was loaded, so that this codec can decode.
@@ -95,7 +97,7 @@ public struct BrotliContentCodec: ContentCodec {
             throw ClientError(
                 .invalidConfiguration, message: "Cannot decode br: libbrotlidec.so.1 (libbrotli1) cannot be loaded")
         }
-        return try BrotliDecoder(library: library, limits: configuration)
+        return try BrotliDecoder(library: library, limits: decompressionLimits)
     }
 
     /// Brotli compression is not offered.

@@ -7,7 +7,7 @@ final class BrotliDecoder: ContentDecoder {
     static let bufferSize = 256 * 1024
 
     private let functions: c_brotli_functions
-    private let limits: BrotliContentCodec.Configuration
+    private let limits: DecompressionLimits
     private let state: UnsafeMutableRawPointer
     /// Reused from chunk to chunk; it grows only when a chunk decodes to more than any before it.
     private var buffer: UnsafeMutableBufferPointer<UInt8>
@@ -18,7 +18,7 @@ final class BrotliDecoder: ContentDecoder {
     private var consumed: Int64 = 0
     private var decoded: Int64 = 0
 
-    init(library: BrotliLibrary, limits: BrotliContentCodec.Configuration) throws {
+    init(library: BrotliLibrary, limits: DecompressionLimits) throws {
         functions = library.functions
         self.limits = limits
         guard let state = functions.createInstance!(nil, nil, nil) else {
@@ -92,14 +92,6 @@ final class BrotliDecoder: ContentDecoder {
     }
 
     private func checkLimits() throws {
-        if let maxDecodedBytes = limits.maxDecodedBytes, decoded > maxDecodedBytes {
-            throw ClientError(.compressionFailed, message: "The body decodes to more than \(maxDecodedBytes) bytes")
-        }
-        if let maxRatio = limits.maxRatio, decoded > limits.ratioThreshold,
-            decoded / max(consumed, 1) > Int64(maxRatio)
-        {
-            throw ClientError(
-                .compressionFailed, message: "The body decodes to more than \(maxRatio) times its compressed size")
-        }
+        try limits.check(decoded: decoded, consumed: consumed)
     }
 }

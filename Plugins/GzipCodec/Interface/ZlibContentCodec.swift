@@ -58,6 +58,8 @@ public struct ZlibContentCodec: ContentCodec {
 
     /// The codec's settings.
     public let configuration: Configuration
+    /// The bomb limits of ``configuration``, checked once here and shared by every decoder.
+    let decompressionLimits: DecompressionLimits
 
     /// `deflate`, then `gzip`: the order curl offers them in, so that `Accept-Encoding` reads
     /// `deflate, gzip` (then `br, zstd` when those codecs follow this one).
@@ -69,10 +71,10 @@ public struct ZlibContentCodec: ContentCodec {
     /// - Parameter configuration: The level and limits.
     public init(configuration: Configuration = Configuration()) {
         precondition((-1...9).contains(configuration.compressionLevel), "compressionLevel must be -1...9")
-        precondition((configuration.maxDecodedBytes ?? 0) >= 0, "maxDecodedBytes must not be negative")
-        precondition((configuration.maxRatio ?? 1) >= 1, "maxRatio must be at least 1")
-        precondition(configuration.ratioThreshold >= 0, "ratioThreshold must not be negative")
         self.configuration = configuration
+        decompressionLimits = DecompressionLimits(
+            maxDecodedBytes: configuration.maxDecodedBytes, maxRatio: configuration.maxRatio,
+            ratioThreshold: configuration.ratioThreshold, verb: "inflates")
     }
 
     /// Makes a streaming decoder.
@@ -87,7 +89,7 @@ public struct ZlibContentCodec: ContentCodec {
         case "deflate": format = .zlibOrRaw
         default: throw Self.unsupported(encoding)
         }
-        return try ZlibDecoder(format: format, limits: configuration)
+        return try ZlibDecoder(format: format, limits: decompressionLimits)
     }
 
     /// Makes a streaming encoder.

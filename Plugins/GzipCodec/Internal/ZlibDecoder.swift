@@ -12,7 +12,7 @@ final class ZlibDecoder: ContentDecoder {
     }
 
     private let format: Format
-    private let limits: ZlibContentCodec.Configuration
+    private let limits: DecompressionLimits
     private var stream: ZlibStream?
     /// The first byte of a `deflate` body, held until the second arrives to tell zlib from raw.
     private var held: [UInt8] = []
@@ -23,7 +23,7 @@ final class ZlibDecoder: ContentDecoder {
     private var consumed: Int64 = 0
     private var decoded: Int64 = 0
 
-    init(format: Format, limits: ZlibContentCodec.Configuration) throws {
+    init(format: Format, limits: DecompressionLimits) throws {
         self.format = format
         self.limits = limits
         if format == .gzipOrZlib { stream = try Self.makeStream(windowBits: 15 + 32) }
@@ -121,15 +121,7 @@ final class ZlibDecoder: ContentDecoder {
     }
 
     private func checkLimits() throws {
-        if let maxDecodedBytes = limits.maxDecodedBytes, decoded > maxDecodedBytes {
-            throw ClientError(.compressionFailed, message: "The body inflates to more than \(maxDecodedBytes) bytes")
-        }
-        if let maxRatio = limits.maxRatio, decoded > limits.ratioThreshold,
-            decoded / max(consumed, 1) > Int64(maxRatio)
-        {
-            throw ClientError(
-                .compressionFailed, message: "The body inflates more than \(maxRatio) times its compressed size")
-        }
+        try limits.check(decoded: decoded, consumed: consumed)
     }
 
     private static func makeStream(windowBits: Int32) throws -> ZlibStream {

@@ -62,6 +62,8 @@ public struct ZstdContentCodec: ContentCodec {
 
     /// The codec's limits.
     public let configuration: Configuration
+    /// The bomb limits of ``configuration``, checked once here and shared by every decoder.
+    let decompressionLimits: DecompressionLimits
     /// The library this codec decodes with; `nil` when it could not be loaded.
     let library: ZstdLibrary?
 
@@ -82,12 +84,12 @@ public struct ZstdContentCodec: ContentCodec {
     }
 
     private init(configuration: Configuration, library: ZstdLibrary?) {
-        precondition((configuration.maxDecodedBytes ?? 0) >= 0, "maxDecodedBytes must not be negative")
-        precondition((configuration.maxRatio ?? 1) >= 1, "maxRatio must be at least 1")
-        precondition(configuration.ratioThreshold >= 0, "ratioThreshold must not be negative")
         precondition((10...31).contains(configuration.maxWindowLog), "maxWindowLog must be 10...31")
         self.configuration = configuration
         self.library = library
+        decompressionLimits = DecompressionLimits(
+            maxDecodedBytes: configuration.maxDecodedBytes, maxRatio: configuration.maxRatio,
+            ratioThreshold: configuration.ratioThreshold, verb: "decodes")
     }
 
     /// Whether libzstd was loaded, so that this codec can decode.
@@ -109,7 +111,7 @@ public struct ZstdContentCodec: ContentCodec {
             throw ClientError(
                 .invalidConfiguration, message: "Cannot decode zstd: libzstd.so.1 (libzstd1) cannot be loaded")
         }
-        return try ZstdDecoder(library: library, limits: configuration)
+        return try ZstdDecoder(library: library, limits: decompressionLimits, maxWindowLog: configuration.maxWindowLog)
     }
 
     /// Zstandard compression is not offered.

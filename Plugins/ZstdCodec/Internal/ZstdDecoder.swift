@@ -7,7 +7,7 @@ final class ZstdDecoder: ContentDecoder {
     static let bufferSize = 256 * 1024
 
     private let functions: c_zstd_functions
-    private let limits: ZstdContentCodec.Configuration
+    private let limits: DecompressionLimits
     private let stream: UnsafeMutableRawPointer
     /// Reused from chunk to chunk; it grows only when a chunk decodes to more than any before it.
     private var buffer: UnsafeMutableBufferPointer<UInt8>
@@ -16,7 +16,7 @@ final class ZstdDecoder: ContentDecoder {
     private var consumed: Int64 = 0
     private var decoded: Int64 = 0
 
-    init(library: ZstdLibrary, limits: ZstdContentCodec.Configuration) throws {
+    init(library: ZstdLibrary, limits: DecompressionLimits, maxWindowLog: Int) throws {
         functions = library.functions
         self.limits = limits
         guard let stream = functions.createDStream!() else {
@@ -24,7 +24,7 @@ final class ZstdDecoder: ContentDecoder {
         }
         self.stream = stream
         buffer = .allocate(capacity: Self.bufferSize)
-        let status = functions.setParameter!(stream, Int32(C_ZSTD_D_WINDOW_LOG_MAX), Int32(limits.maxWindowLog))
+        let status = functions.setParameter!(stream, Int32(C_ZSTD_D_WINDOW_LOG_MAX), Int32(maxWindowLog))
         if functions.isError!(status) != 0 {
             throw error("libzstd refused the window limit", status)
         }
@@ -89,14 +89,6 @@ final class ZstdDecoder: ContentDecoder {
     }
 
     private func checkLimits() throws {
-        if let maxDecodedBytes = limits.maxDecodedBytes, decoded > maxDecodedBytes {
-            throw ClientError(.compressionFailed, message: "The body decodes to more than \(maxDecodedBytes) bytes")
-        }
-        if let maxRatio = limits.maxRatio, decoded > limits.ratioThreshold,
-            decoded / max(consumed, 1) > Int64(maxRatio)
-        {
-            throw ClientError(
-                .compressionFailed, message: "The body decodes to more than \(maxRatio) times its compressed size")
-        }
+        try limits.check(decoded: decoded, consumed: consumed)
     }
 }
