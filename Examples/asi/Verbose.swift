@@ -65,12 +65,7 @@ enum Verbose {
 
     /// The URL without its user and password, for `* ` lines.
     static func redacted(_ url: URL) -> String {
-        guard url.user() != nil || url.password() != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return url.absoluteString }
-        components.user = nil
-        components.password = nil
-        return components.string ?? "<url>"
+        url.removingUserInfo()?.absoluteString ?? "<url>"
     }
 
     private static func describe(_ field: HTTPField) -> String {

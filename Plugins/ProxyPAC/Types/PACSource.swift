@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import HTTPCore
 
 /// Where a PAC script comes from: a file, a URL fetched through a ``PACScriptFetcher``, or text in memory.
 public struct PACSource: Sendable, Hashable, CustomStringConvertible {
@@ -45,13 +46,7 @@ public struct PACSource: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch base {
         case .file(let path): return path
-        case .url(let url):
-            guard url.user() != nil || url.password() != nil,
-                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-            else { return url.absoluteString }
-            components.user = nil
-            components.password = nil
-            return components.string ?? "<url>"
+        case .url(let url): return url.removingUserInfo()?.absoluteString ?? "<url>"
         case .text: return "<script>"
         }
     }
