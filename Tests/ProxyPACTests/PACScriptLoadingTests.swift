@@ -19,11 +19,14 @@ struct PACScriptLoadingTests {
     }
 
     static let pacURL = URL(string: "http://pac.example/proxy.pac")!
+    /// Keeps a loaded script for a day, so that a test counting fetches or warnings never sees a reload that only a
+    /// machine busy enough to stretch the test past the default five minutes would cause.
+    static let kept = PACProxyResolver.Configuration(scriptLifetime: .seconds(86_400))
     static let proxyScript = Array("function FindProxyForURL(u, h) { return 'PROXY p.example:1'; }".utf8)
 
     @Test func aFetchedScriptIsUsedAndKept() async throws {
         let fetcher = CannedFetcher(Self.proxyScript)
-        let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher)
+        let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher, configuration: Self.kept)
         for _ in 0..<3 { #expect(try await pac.routes(for: Self.pacURL) == [.http(host: "p.example", port: 1)]) }
         #expect(fetcher.count.withLock { $0 } == 1)
         try await pac.shutdown()
@@ -31,7 +34,7 @@ struct PACScriptLoadingTests {
 
     @Test func concurrentRequestsShareOneLoad() async throws {
         let fetcher = CannedFetcher(Self.proxyScript)
-        let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher)
+        let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher, configuration: Self.kept)
         let answers = try await withThrowingTaskGroup(of: [ProxyRoute].self) { group in
             for _ in 0..<20 { group.addTask { try await pac.routes(for: Self.pacURL) } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -56,7 +59,8 @@ struct PACScriptLoadingTests {
         let large = Array("// \(String(repeating: "x", count: 1_000_000))\n".utf8) + Self.proxyScript
         for fetcher in [CannedFetcher(status: 404, Self.proxyScript), CannedFetcher(large)] {
             let recorder = LogRecorder()
-            let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher, logger: recorder.logger)
+            let pac = PACProxyResolver(source: .url(Self.pacURL), fetcher: fetcher, configuration: Self.kept,
+                                       logger: recorder.logger)
             #expect(try await pac.routes(for: Self.pacURL) == [.direct])
             #expect(try await pac.routes(for: Self.pacURL) == [.direct])
             #expect(recorder.messages(at: .warning).count == 1)
