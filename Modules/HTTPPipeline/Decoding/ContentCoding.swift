@@ -12,15 +12,13 @@ enum ContentCoding {
         return seen.isEmpty ? nil : seen.joined(separator: ", ")
     }
 
-    /// Adds `Accept-Encoding` (unless the caller set one) and compresses the body when the request asks.
-    static func prepare(_ hop: inout Request, codecs: [any ContentCodec]) async throws {
+    /// Adds `Accept-Encoding` (unless the caller set one or the request refuses compressed responses).
+    static func addAcceptEncoding(to hop: inout Request, codecs: [any ContentCodec]) {
         if hop.options.allowsCompressedResponse, hop.headerFields[.acceptEncoding] == nil,
             let accepted = acceptEncoding(for: codecs)
         {
             hop.headerFields[.acceptEncoding] = accepted
         }
-        // Only a compressed body needs the async step; skipping the call saves a task switch per request.
-        if hop.options.compressesRequestBody { try await RequestBodyCompression.apply(to: &hop, codecs: codecs) }
     }
 
     /// The codings a response's `Content-Encoding` lists, in the order applied, lower-cased, without `identity`;

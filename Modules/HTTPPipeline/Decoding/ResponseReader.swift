@@ -28,7 +28,12 @@ struct ResponseReader {
         }
         let plan = DecodingPlan.plan(for: response, reader: .memory, codecs: codecs)
         let body = try plan.streaming(response.body, codecs: codecs)
-        let raw = try await staged(.transport) { try await body.collect(upTo: maxBodySize) }
+        let raw: [UInt8]
+        do {
+            raw = try await body.collect(upTo: maxBodySize)
+        } catch {
+            throw labelled(error, .transport)
+        }
         guard case .whenComplete(let fields) = plan else {
             return ClientResponse(head: response.head, body: raw, info: response.info)
         }

@@ -6,14 +6,24 @@ import HTTPCore
 func staged<T>(_ stage: @autoclosure () -> ClientError.Stage, _ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch var error as ClientError {
-        if error.stage == nil { error.stage = stage() }
-        throw error
-    } catch let error as CancellationError {
-        throw error
     } catch {
+        throw labelled(error, stage())
+    }
+}
+
+/// `error` with its stage named, for a plugin call the pipeline makes directly (no closure, no extra async frame):
+/// a ``ClientError`` gets `stage` where it has none, `CancellationError` passes through, and any other error is
+/// wrapped in a ``ClientError`` whose code fits the stage.
+func labelled(_ error: any Error, _ stage: @autoclosure () -> ClientError.Stage) -> any Error {
+    switch error {
+    case var error as ClientError:
+        if error.stage == nil { error.stage = stage() }
+        return error
+    case let error as CancellationError:
+        return error
+    default:
         let stage = stage()
-        throw ClientError(code(for: stage), stage: stage, message: "\(stage) failed", underlying: error)
+        return ClientError(code(for: stage), stage: stage, message: "\(stage) failed", underlying: error)
     }
 }
 

@@ -10,7 +10,12 @@ struct RequestPipeline: Sendable {
 
     /// Runs the request and hands the final response to `consume`, which reads its body.
     ///
-    /// This is the one retry loop (ASIHTTPRequest's `numberOfTimesToRetryOnTimeout`): a timeout while waiting
+    /// The loop is a short I/O shell around ``HopState``, which holds what the request has gathered and decides
+    /// what each response means. A request pays only for what its client has: without a cache no lookup runs,
+    /// without middleware the transport is called directly, without cookies, credentials or body compression the
+    /// hop's header fields are added without waiting.
+    ///
+    /// This is also the one retry loop (ASIHTTPRequest's `numberOfTimesToRetryOnTimeout`): a timeout while waiting
     /// for a head or while `consume` reads the body sends the current hop again, with the redirects, cookies and
     /// credentials it has gathered, until the request's retries run out. `consume` that returns the response
     /// unread (``Client/stream(_:)``) leaves later body timeouts to its caller.
@@ -24,209 +29,283 @@ struct RequestPipeline: Sendable {
         try Self.validate(request.url)
         var logger = client.configuration.logger
         logger[metadataKey: "request-id"] = "\(id)"
-        let relay = ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
+        let relay = client.progress == nil && request.options.progress == nil
+            ? nil : ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
         var context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth,
                                      bandwidthLimit: request.options.maxBandwidthPerSecond, logger: logger)
-        let authentication = AuthenticationStage(
-            store: client.credentials, persistentStore: client.persistentCredentials,
-            handler: client.configuration.authenticationHandler, authenticators: client.authenticators,
-            sessions: client.authenticationSessions)
-        let cache = CacheStage(store: client.cache, configuration: client.configuration.cache, codecs: client.codecs)
-
-        var current = BodyMethodRule.applied(to: request)
-        var redirectCount = 0
-        var retryCount = 0
-        var authState = AuthenticationStage.State()
-        var proxyAuthState = AuthenticationStage.State()
-        var cacheState = CacheState()
-        var bodyGuard = BodyResendGuard()
-        func info(connectionID: UInt64?, fromCache: Bool, cookies: [Cookie]) -> ExchangeInfo {
-            var info = ExchangeInfo(
-                requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
-                retryCount: retryCount, connectionID: connectionID, isFromCache: fromCache, responseCookies: cookies)
-            info.cacheOutcome = cacheState.outcome
-            return info
-        }
-        /// Hands a response from the cache (or the 504 of `dontLoad`) to `consume`.
-        func deliver(_ response: Response, fromCache: Bool) async throws -> Result {
-            let head = ResponseHead(status: response.status, version: response.version,
-                                    headerFields: response.headerFields, url: current.url)
-            events.receivedHead(head)
-            return try await consume(StreamingResponse(
-                head: head, body: response.body, info: info(connectionID: nil, fromCache: fromCache, cookies: [])))
-        }
+        let run = RunContext(
+            id: id, originalURL: originalURL, events: events, logger: logger,
+            authentication: AuthenticationStage(
+                store: client.credentials, persistentStore: client.persistentCredentials,
+                handler: client.configuration.authenticationHandler, authenticators: client.authenticators,
+                sessions: client.authenticationSessions),
+            cache: CacheStage(store: client.cache, configuration: client.configuration.cache, codecs: client.codecs))
+        var state = HopState(request, looksUpCache: run.cache.isEnabled)
 
         events.started(request)
         logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(Self.redacted(request.url))"])
 
-        /// Whether `error` is a timeout the request may retry; counts the retry when it is.
-        func retrying(after error: any Error) -> Bool {
-            guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout,
-                bodyGuard.mayRetry(current)
-            else {
-                return false
-            }
-            retryCount += 1
-            logger.debug("timed out; retrying", metadata: ["retry": "\(retryCount)"])
-            return true
-        }
-
-        // RequestOptions.withholdsBodyUntilChallenged: the first attempt probes with an empty body.
-        var withholdsBody = current.options.withholdsBodyUntilChallenged && current.options.credential != nil
-            && !current.options.presentsCredentialsBeforeChallenge && (current.body.map { $0.length != 0 } ?? false)
         while true {
-            var hop = current
-            if withholdsBody { hop.body = .bytes([]) }
-            try await prepare(&hop, authentication: authentication, authState: &authState)
-            if proxyAuthState.negotiation != nil {
-                let request = hop
-                context.proxyAuthorization = try await staged(.credentials) {
-                    try authentication.proxyAuthorization(for: request, state: proxyAuthState)
+            var hop = state.nextHop
+            if needsWaitingToPrepare(hop, authentication: run.authentication, state: state) {
+                try await prepare(&hop, authentication: run.authentication, authState: &state.authentication)
+            } else {
+                prepareWithoutWaiting(&hop)
+            }
+            if state.proxyAuthentication.negotiation != nil {
+                do {
+                    context.proxyAuthorization = try run.authentication.proxyAuthorization(
+                        for: hop, state: state.proxyAuthentication)
+                } catch {
+                    throw labelled(error, .credentials)
                 }
             }
-            context.preferredConnectionID = AuthenticationStage.boundConnection(authState, proxyAuthState)
+            context.preferredConnectionID = AuthenticationStage.boundConnection(
+                state.authentication, state.proxyAuthentication)
             var cachedResponse: Response?
-            if cacheState.needsLookup {
-                cacheState.needsLookup = false
-                switch try await cacheState.look(up: hop, in: cache) {
+            if run.cache.isEnabled {
+                switch try await consultCache(for: &hop, state: &state, run) {
                 case .answer(let response):
-                    logger.debug("answered from cache")
                     cachedResponse = response
                 case .notCached:
-                    logger.debug("not cached; not loading")
-                    return try await deliver(CacheStage.notCachedResponse(), fromCache: false)
+                    return try await deliver(CacheStage.notCachedResponse(), fromCache: false, state: state, run,
+                                             consume: consume)
                 case .network:
                     break
                 }
             }
-            if let entry = cacheState.revalidating { CacheStage.addConditionalFields(from: entry.head, to: &hop) }
             let response: Response
             let fromCache = cachedResponse != nil
-            let requestTime = cache.configuration.now()
+            let requestTime = run.cache.isEnabled ? run.cache.configuration.now() : Date.distantPast
             if let cachedResponse {
                 response = cachedResponse
             } else {
-                try bodyGuard.check(hop)
+                try state.bodyGuard.check(hop)
                 relay?.beginAttempt(uploadLength: hop.body?.length)
-                bodyGuard.sent(hop)
+                state.bodyGuard.sent(hop)
                 let attempt = context
                 context.resendCount += 1
                 do {
                     response = try await send(hop, context: attempt)
-                } catch where retrying(after: error) {
-                    continue
                 } catch {
-                    guard !(error is CancellationError),
-                        let fallback = try await cacheState.answerAfterFailure(in: cache)
+                    if state.retrying(after: error) {
+                        logger.debug("timed out; retrying", metadata: ["retry": "\(state.retryCount)"])
+                        continue
+                    }
+                    guard !(error is CancellationError), run.cache.isEnabled,
+                        let fallback = try await answerAfterFailure(error, state: &state, run)
                     else { throw error }
-                    logger.debug("load failed; answered from cache", metadata: ["error": "\(error)"])
-                    return try await deliver(fallback, fromCache: true)
+                    return try await deliver(fallback, fromCache: true, state: state, run, consume: consume)
                 }
             }
-            let timing = CacheFreshness.Timing(requestTime: requestTime, responseTime: cache.configuration.now())
             let head = ResponseHead(status: response.status, version: response.version,
                                     headerFields: response.headerFields, url: hop.url)
             events.receivedHead(head)
             if !fromCache {
-                bodyGuard.received(response.version, for: hop.url)
+                state.bodyGuard.received(response.version, for: hop.url)
                 relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
                 logger.debug("response", metadata: ["status": "\(response.status.code)"])
-                if cache.isEnabled { try await cache.invalidate(after: response, for: hop) }
+                if run.cache.isEnabled { try await run.cache.invalidate(after: response, for: hop) }
             }
             // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
             let isProxyChallenge = response.status.code == 407 && response.isFromProxy
             let cookies = isProxyChallenge || fromCache ? [] : SetCookieParser.cookies(
                 in: response.headerFields, from: hop.cookieURL, publicSuffixes: client.configuration.publicSuffixes)
-            if current.options.usesCookieStore, !cookies.isEmpty {
-                try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.cookieURL) }
+            if state.current.options.usesCookieStore, !cookies.isEmpty {
+                try await store(cookies, from: hop)
             }
 
-            if isProxyChallenge {
-                logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
-                if try await answering(current, {
-                    try await authentication.answerProxyChallenge(response, for: current, state: &proxyAuthState)
-                }) != nil {
-                    await response.body.discard()
-                    continue
-                }
-            } else if AuthenticationStage.needsSaving(proxyAuthState) {
-                try await staged(.credentials) {
-                    try await authentication.proxySucceeded(response, for: current, state: &proxyAuthState)
-                }
-            }
-            if withholdsBody, !isProxyChallenge {
-                withholdsBody = false
-                if (200..<300).contains(response.status.code) {  // no challenge: again, this time with the body
-                    await response.body.discard()
-                    continue
-                }
-            }
-            if response.status.code == 401, !isProxyChallenge {
-                logger.debug("challenged", metadata: ["url": "\(Self.redacted(hop.url))"])
-                if try await answering(current, {
-                    try await authentication.answerChallenge(response, for: current, state: &authState)
-                }) != nil {
-                    await response.body.discard()
-                    continue
-                }
-            } else if authState.credential != nil, !isProxyChallenge {
-                try await staged(.credentials) { try await authentication.succeeded(for: current, state: &authState) }
-            }
-
-            if current.options.followsRedirects,
-                let next = try RedirectPolicy.nextRequest(
-                    status: response.status.code, location: response.headerFields[.location], after: current)
-            {
+            let decision: HopDecision
+            do {
+                decision = try state.next(
+                    afterStatus: response.status, location: response.headerFields[.location],
+                    isFromProxy: response.isFromProxy, fromCache: fromCache)
+            } catch {
                 await response.body.discard()
-                redirectCount += 1
-                guard redirectCount <= current.options.maxRedirects else {
-                    throw ClientError(.tooManyRedirects, stage: .pipeline,
-                                      message: "More than \(current.options.maxRedirects) redirects")
+                throw error
+            }
+            if decision != HopDecision(action: .deliver) {
+                switch try await settle(decision, response: response, hop: hop, cookies: cookies,
+                                        requestTime: requestTime, state: &state, run) {
+                case .sendNext:
+                    continue
+                case .deliver:
+                    break
+                case .revalidated(let response):
+                    return try await consume(response)
                 }
-                logger.debug("redirect", metadata: ["status": "\(response.status.code)",
-                                                    "to": "\(Self.redacted(next.url))"])
-                events.willRedirect(next.url)
-                current = next
-                cacheState = CacheState()
-                continue
             }
             if fromCache {
                 return try await consume(StreamingResponse(
-                    head: head, body: response.body, info: info(connectionID: nil, fromCache: true, cookies: [])))
+                    head: head, body: response.body,
+                    info: state.info(id: id, originalURL: originalURL, connectionID: nil, fromCache: true,
+                                     cookies: [])))
             }
-
-            if response.status == .notModified, let entry = cacheState.revalidating {
-                await response.body.discard()
-                // The body first: it is the one committed with the looked-up head, even if the key was replaced since.
-                guard let body = try await CacheStage.open(entry) else {
-                    cacheState.revalidating = nil  // removed since the lookup: ask again without conditions
-                    cacheState.fallback = nil
-                    continue
-                }
-                let refreshed = try await cache.revalidated(entry.head, by: response, for: current, timing: timing)
-                cacheState.outcome = .revalidated
-                let cachedResponse = cache.response(from: refreshed, body: body)
-                let head = ResponseHead(status: cachedResponse.status, version: response.version,
-                                        headerFields: cachedResponse.headerFields, url: current.url)
-                return try await consume(StreamingResponse(
-                    head: head, body: cachedResponse.body,
-                    info: info(connectionID: response.connectionID, fromCache: true, cookies: cookies)))
+            var body = response.body
+            if run.cache.isEnabled {
+                let timing = CacheFreshness.Timing(requestTime: requestTime,
+                                                   responseTime: run.cache.configuration.now())
+                body = try await run.cache.body(of: response, for: hop, timing: timing)
             }
-            let body = try await cache.body(of: response, for: hop, timing: timing)
-            let final = StreamingResponse(head: head, body: relay?.trackingEnd(of: body) ?? body,
-                                          info: info(connectionID: response.connectionID, fromCache: false,
-                                                     cookies: cookies))
+            let final = StreamingResponse(
+                head: head, body: relay?.trackingEnd(of: body) ?? body,
+                info: state.info(id: id, originalURL: originalURL, connectionID: response.connectionID,
+                                 fromCache: false, cookies: cookies))
             do {
                 return try await consume(final)
-            } catch where retrying(after: error) {
-                continue
-            } catch let error as ClientError where error.code == .compressionFailed {
-                // The body was complete (and may have been committed to the cache) but does not inflate: a cache
-                // must not keep it, or every later hit would fail the same way.
-                try? await cache.removeEntry(for: hop)
+            } catch {
+                if state.retrying(after: error) {
+                    logger.debug("timed out; retrying", metadata: ["retry": "\(state.retryCount)"])
+                    continue
+                }
+                if let error = error as? ClientError, error.code == .compressionFailed, run.cache.isEnabled {
+                    // The body was complete (and may have been committed to the cache) but does not inflate: a
+                    // cache must not keep it, or every later hit would fail the same way.
+                    try? await run.cache.removeEntry(for: hop)
+                }
                 throw error
             }
         }
+    }
+
+    /// What stays the same for every hop of one request.
+    private struct RunContext {
+        let id: RequestID
+        let originalURL: URL
+        let events: PipelineEvents
+        let logger: Logger
+        let authentication: AuthenticationStage
+        let cache: CacheStage
+    }
+
+    /// What ``settle(_:response:hop:cookies:requestTime:state:_:)`` leaves the loop to do.
+    private enum Settled {
+        /// Send ``HopState/nextHop``.
+        case sendNext
+        /// The response is final.
+        case deliver
+        /// The server confirmed the cached entry: this is the final response.
+        case revalidated(StreamingResponse)
+    }
+
+    // The steps below run only for requests that use what they serve, and are kept out of `run` (`@inline(never)`)
+    // so that their locals do not widen the async frame every request allocates.
+
+    /// Looks the hop up in the cache when the URL is new, and makes a revalidation conditional.
+    @inline(never)
+    private func consultCache(
+        for hop: inout Request, state: inout HopState, _ run: RunContext
+    ) async throws -> CacheState.Lookup {
+        var lookup = CacheState.Lookup.network
+        if state.cache.needsLookup {
+            state.cache.needsLookup = false
+            lookup = try await state.cache.look(up: hop, in: run.cache)
+            switch lookup {
+            case .answer: run.logger.debug("answered from cache")
+            case .notCached: run.logger.debug("not cached; not loading")
+            case .network: break
+            }
+        }
+        if case .network = lookup, let entry = state.cache.revalidating {
+            CacheStage.addConditionalFields(from: entry.head, to: &hop)
+        }
+        return lookup
+    }
+
+    /// The stored response that answers after a failed load (`fallbackToCacheIfLoadFails`), or `nil`.
+    @inline(never)
+    private func answerAfterFailure(
+        _ error: any Error, state: inout HopState, _ run: RunContext
+    ) async throws -> Response? {
+        guard let fallback = try await state.cache.answerAfterFailure(in: run.cache) else { return nil }
+        run.logger.debug("load failed; answered from cache", metadata: ["error": "\(error)"])
+        return fallback
+    }
+
+    @inline(never)
+    private func store(_ cookies: [Cookie], from hop: Request) async throws {
+        do {
+            try await client.cookies.store(cookies, receivedFrom: hop.cookieURL)
+        } catch {
+            throw labelled(error, .cookies)
+        }
+    }
+
+    /// Carries out a decision other than plain delivery: saves the credentials that worked, answers a challenge,
+    /// follows a redirect, or refreshes a revalidated cache entry.
+    @inline(never)
+    private func settle(
+        _ decision: HopDecision, response: Response, hop: Request, cookies: [Cookie], requestTime: Date,
+        state: inout HopState, _ run: RunContext
+    ) async throws -> Settled {
+        let current = state.current
+        let authentication = run.authentication
+        if decision.savesProxyCredential {
+            try await staged(.credentials) {
+                try await authentication.proxySucceeded(response, for: current, state: &state.proxyAuthentication)
+            }
+        }
+        if decision.savesCredential {
+            try await staged(.credentials) {
+                try await authentication.succeeded(for: current, state: &state.authentication)
+            }
+        }
+        switch decision.action {
+        case .answerProxyChallenge:
+            run.logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
+            guard try await answering(current, {
+                try await authentication.answerProxyChallenge(response, for: current, state: &state.proxyAuthentication)
+            }) != nil else { return .deliver }
+        case .answerChallenge:
+            run.logger.debug("challenged", metadata: ["url": "\(Self.redacted(hop.url))"])
+            guard try await answering(current, {
+                try await authentication.answerChallenge(response, for: current, state: &state.authentication)
+            }) != nil else { return .deliver }
+        case .sendAgain:
+            break
+        case .redirect:
+            await response.body.discard()
+            run.logger.debug("redirect", metadata: ["status": "\(response.status.code)",
+                                                    "to": "\(Self.redacted(state.current.url))"])
+            run.events.willRedirect(state.current.url)
+            return .sendNext
+        case .revalidate(let entry):
+            await response.body.discard()
+            // The body first: it is the one committed with the looked-up head, even if the key was replaced since.
+            guard let body = try await CacheStage.open(entry) else {
+                state.revalidationLost()  // removed since the lookup: ask again without conditions
+                return .sendNext
+            }
+            let timing = CacheFreshness.Timing(requestTime: requestTime, responseTime: run.cache.configuration.now())
+            let refreshed = try await run.cache.revalidated(entry.head, by: response, for: current, timing: timing)
+            state.cache.outcome = .revalidated
+            let cached = run.cache.response(from: refreshed, body: body)
+            let head = ResponseHead(status: cached.status, version: response.version,
+                                    headerFields: cached.headerFields, url: current.url)
+            return .revalidated(StreamingResponse(
+                head: head, body: cached.body,
+                info: state.info(id: run.id, originalURL: run.originalURL, connectionID: response.connectionID,
+                                 fromCache: true, cookies: cookies)))
+        case .deliver:
+            return .deliver
+        }
+        await response.body.discard()
+        return .sendNext
+    }
+
+    /// Hands a response from the cache (or the 504 of `dontLoad`) to `consume`.
+    @inline(never)
+    private func deliver<Result>(
+        _ response: Response, fromCache: Bool, state: HopState, _ run: RunContext,
+        consume: (StreamingResponse) async throws -> Result
+    ) async throws -> Result {
+        let head = ResponseHead(status: response.status, version: response.version,
+                                headerFields: response.headerFields, url: state.current.url)
+        run.events.receivedHead(head)
+        return try await consume(StreamingResponse(
+            head: head, body: response.body,
+            info: state.info(id: run.id, originalURL: run.originalURL, connectionID: nil, fromCache: fromCache,
+                             cookies: [])))
     }
 
     /// Runs a challenge's answer; `nil` when no credential is left and the request asks for the unanswered
@@ -242,46 +321,23 @@ struct RequestPipeline: Sendable {
         }
     }
 
-    /// Adds the automatic header fields for one hop: `User-Agent`, `Cookie`, `Authorization`, the
-    /// `Accept-Encoding` and a resumed download's `Range`, and compresses
-    /// the body when asked. Fields the caller set are kept.
-    private func prepare(
-        _ hop: inout Request,
-        authentication: AuthenticationStage,
-        authState: inout AuthenticationStage.State
-    ) async throws {
-        if hop.headerFields[.userAgent] == nil {
-            hop.headerFields[.userAgent] = hop.options.userAgent ?? client.configuration.userAgent
-        }
-        var cookies = hop.options.requestCookies
-        if hop.options.usesCookieStore, !client.cookies.isKnownEmpty {
-            let url = hop.cookieURL
-            cookies += try await staged(.cookies) { try await client.cookies.cookies(for: url) }
-        }
-        if !cookies.isEmpty {
-            let header = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
-            hop.headerFields[.cookie] = hop.headerFields[.cookie].map { "\($0); \(header)" } ?? header
-        }
-        if hop.headerFields[.authorization] == nil, authentication.mayAuthorizePreemptively(hop, state: authState) {
-            let request = hop
-            if let value = try await staged(.credentials, {
-                try await authentication.preemptiveAuthorization(for: request, state: &authState)
-            }) {
-                hop.headerFields[.authorization] = value
-            }
-        }
-        try await ContentCoding.prepare(&hop, codecs: client.codecs)
-        ResumeRange.apply(to: &hop)
-    }
-
     /// Sends one hop through the middleware chain, then the transport. Each link names its own stage: an error a
     /// middleware throws itself is reported as that middleware's (``ClientError/Code/middlewareFailed`` when it
     /// is not a ``ClientError``), and a transport error passes through the middleware with the transport's stage.
     private func send(_ request: Request, context: RequestContext) async throws -> Response {
-        let transport = client.transport
         if client.middleware.isEmpty {
-            return try await staged(.transport) { try await transport.send(request, context: context) }
+            do {
+                return try await client.transport.send(request, context: context)
+            } catch {
+                throw labelled(error, .transport)
+            }
         }
+        return try await sendThroughMiddleware(request, context: context)
+    }
+
+    @inline(never)
+    private func sendThroughMiddleware(_ request: Request, context: RequestContext) async throws -> Response {
+        let transport = client.transport
         var next: @Sendable (Request, RequestContext) async throws -> Response = { request, context in
             try await staged(.transport) { try await transport.send(request, context: context) }
         }

@@ -137,15 +137,18 @@ extension RequestQueue {
     ) {
         progress.end(entry.handle.requestID, finished: (try? outcome.get()) != nil)
         let original = entry.original
+        let own = entry.handle.callbacks
         switch outcome {
-        case .success(let response):
+        case .success(let response) where callbacks.requestFinished != nil || own?.finished != nil:
             deliver(
                 entry.handle, when: { $0.finished != nil }, { $0.finished?(response) },
                 queued: callbacks.requestFinished != nil, { $0.requestFinished?(original, response) })
-        case .failure(let error):
+        case .failure(let error) where callbacks.requestFailed != nil || own?.failed != nil:
             deliver(
                 entry.handle, when: { $0.failed != nil }, { $0.failed?(error) },
                 queued: callbacks.requestFailed != nil, { $0.requestFailed?(original, error) })
+        default:
+            break  // nobody listens: no closure to allocate
         }
         let result = QueueResult(requestID: entry.handle.requestID, request: original, result: outcome)
         for continuation in streams { continuation.yield(result) }
@@ -173,24 +176,33 @@ extension RequestQueue {
         let handle = entry.handle
         let original = entry.original
         let queued = callbacks
-        let events = PipelineEvents(
-            started: { [self] _ in
+        // Only the events someone listens to get a closure: a request's callbacks can be cleared but never added,
+        // so what is unset now stays unset, and a queue without callbacks allocates nothing for them.
+        let own = handle.callbacks
+        var events = PipelineEvents()
+        if queued.requestStarted != nil || own?.started != nil {
+            events.started = { [self] _ in
                 deliver(
                     handle, when: { $0.started != nil }, { $0.started?(original) },
                     queued: queued.requestStarted != nil, { $0.requestStarted?(original) })
-            },
-            receivedHead: { [self] head in
+            }
+        }
+        if queued.receivedResponseHead != nil || own?.receivedResponseHead != nil {
+            events.receivedHead = { [self] head in
                 deliver(
                     handle, when: { $0.receivedResponseHead != nil }, { $0.receivedResponseHead?(head) },
                     queued: queued.receivedResponseHead != nil, { $0.receivedResponseHead?(original, head) })
-            },
-            willRedirect: { [self] url in
+            }
+        }
+        if queued.requestWillRedirect != nil || own?.willRedirect != nil {
+            events.willRedirect = { [self] url in
                 deliver(
                     handle, when: { $0.willRedirect != nil }, { $0.willRedirect?(url) },
                     queued: queued.requestWillRedirect != nil, { $0.requestWillRedirect?(original, url) })
-            })
+            }
+        }
         var onData: (@Sendable ([UInt8]) -> Void)?
-        if handle.callbacks?.receivedData != nil {
+        if own?.receivedData != nil {
             onData = { @Sendable [self] chunk in
                 deliver(handle, when: { _ in true }, { $0.receivedData?(chunk) }, queued: false, { _ in })
             }
