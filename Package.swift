@@ -213,6 +213,16 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPTesting", "FileKeyring", "TestSupport", "KeyringWriter"],
             path: "Tests/FileKeyringTests"
         ),
+        // The request budget tests: a child process that counts what each request allocates (CAllocationCounter
+        // replaces malloc and swift_task_alloc in the process that links it, so only RequestBudget links it).
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .executableTarget(
+            name: "RequestBudget",
+            dependencies: ["CAllocationCounter", "HTTPCore", "HTTPPipeline", "SocketTransport"],
+            path: "Tests/RequestBudget"),
+        .testTarget(
+            name: "BudgetTests", dependencies: ["HTTPCore", "TestSupport", "RequestBudget"],
+            path: "Tests/BudgetTests"),
         // A child process for the keyring's kill -9 and two-writer tests.
         .executableTarget(
             name: "KeyringWriter", dependencies: ["HTTPCore", "FileKeyring"], path: "Tests/KeyringWriter"),

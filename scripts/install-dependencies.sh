@@ -13,6 +13,7 @@
 #                            the interop tests' real peers, started by the tests on free ports (squid's basic,
 #                            digest and NTLM helpers; microsocks is the SOCKS5 proxy)
 #   curl, openssl            the tests compare with curl and make certificates with openssl
+#   strace                   the request budget tests count system calls per request with it
 #   media-types              /etc/mime.types for the form tests' MIME guesses
 #   publicsuffix             the system's Public Suffix List, which libpsl (opened at run time, decision 0023)
 #                            prefers when newer than its built-in copy
@@ -37,7 +38,7 @@ fi
 
 packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
 if [ "${1:-}" != "--build-only" ]; then
-    packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl media-types publicsuffix libxml2
+    packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl strace media-types publicsuffix libxml2
         libpsl5 libbrotli1 libzstd1 brotli zstd)
     # The Python peers come from PyPI through pip; Debian's python3-pip where the machine's python3 has none.
     if ! python3 -m pip --version >/dev/null 2>&1; then packages+=(python3 python3-pip); fi

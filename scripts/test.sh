@@ -5,12 +5,19 @@
 # same script, so CI proves the README.
 #
 # Usage: scripts/test.sh [swift test arguments...]   e.g. scripts/test.sh --filter RequestQueueTests
-# Environment: ASI_REQUIRE_PEERS (default 1; 0 lets the peer tests skip when a peer is missing)
+# Environment: ASI_REQUIRE_PEERS (default 1; 0 lets the peer tests skip when a peer is missing);
+#   ASI_BUDGET_BINARY (default: built here) the release RequestBudget that the request budget tests run, since
+#   allocations per request are counted as apps ship: optimised (Tests/BudgetTests)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
 export ASI_REQUIRE_PEERS="${ASI_REQUIRE_PEERS:-1}"
+if [ -z "${ASI_BUDGET_BINARY:-}" ]; then
+    swift build -c release --product RequestBudget
+    ASI_BUDGET_BINARY="$(swift build -c release --show-bin-path)/RequestBudget"
+fi
+export ASI_BUDGET_BINARY
 
 # The log is kept so that a failure's own lines (the runner prints them where they happen, maybe thousands of lines
 # before the end) are repeated after the runner's closing line, where a reader of the log's tail sees them.
