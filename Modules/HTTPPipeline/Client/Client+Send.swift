@@ -43,10 +43,24 @@ extension Client {
         events: PipelineEvents,
         onData: (@Sendable ([UInt8]) -> Void)?
     ) async throws -> ClientResponse {
-        try await onTransportExecutor {
-            try await RequestPipeline(client: self).run(request, id: id, originalURL: request.url, events: events) {
-                try await ResponseReader(client: self, onData: onData).read($0)
-            }
+        // A lone request stays where it is (no closure, no executor switch); one that joins a busy loop runs there.
+        guard let executor = transportExecutor else {
+            return try await runAndRead(request, id: id, events: events, onData: onData)
+        }
+        return try await withTaskExecutorPreference(executor) {
+            try await runAndRead(request, id: id, events: events, onData: onData)
+        }
+    }
+
+    @inline(__always)
+    private func runAndRead(
+        _ request: Request,
+        id: RequestID,
+        events: PipelineEvents,
+        onData: (@Sendable ([UInt8]) -> Void)?
+    ) async throws -> ClientResponse {
+        try await RequestPipeline(client: self).run(request, id: id, originalURL: request.url, events: events) {
+            try await ResponseReader(client: self, onData: onData).read($0)
         }
     }
 

@@ -42,6 +42,8 @@ public struct Client: Sendable {
     public let authenticators: [any HTTPAuthenticator]
     /// Accepted negotiations by origin, sent up front to later requests (Digest counts its nonce on).
     let authenticationSessions = AuthenticationSessions()
+    /// ``authenticators`` with the built-in ones, in the order a challenge is answered; ordered once, here.
+    let orderedAuthenticators: [any HTTPAuthenticator]
     /// Receives byte progress for every request; `nil` by default.
     public let progress: (any ProgressSink)?
     /// Shares a bandwidth budget between every request of the client (ASIHTTPRequest's
@@ -87,6 +89,7 @@ public struct Client: Sendable {
         self.middleware = middleware
         self.codecs = codecs
         self.authenticators = authenticators
+        self.orderedAuthenticators = AuthenticationStage.ordered(authenticators)
         self.progress = progress
         self.bandwidth = bandwidth
         self.configuration = configuration

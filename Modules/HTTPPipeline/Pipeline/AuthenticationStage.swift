@@ -81,16 +81,35 @@ struct AuthenticationStage: Sendable {
         authenticators: [any HTTPAuthenticator] = [],
         sessions: AuthenticationSessions? = nil
     ) {
+        self.init(store: store, persistentStore: persistentStore, handler: handler,
+                  ordered: Self.ordered(authenticators), sessions: sessions)
+    }
+
+    /// A stage whose authenticators are already in ``ordered(_:)``'s order: `Client` orders its own once, so a
+    /// request does not build and sort the list again.
+    init(
+        store: any CredentialStore,
+        persistentStore: (any CredentialStore)?,
+        handler: (@Sendable (AuthenticationChallenge) async throws -> Credential?)?,
+        ordered authenticators: [any HTTPAuthenticator],
+        sessions: AuthenticationSessions?
+    ) {
         self.store = store
         self.persistentStore = persistentStore
         self.handler = handler
+        self.authenticators = authenticators
+        self.sessions = sessions
+    }
+
+    /// The built-in Basic and Bearer authenticators with `authenticators` added (one per scheme, the later one
+    /// winning), strongest first.
+    static func ordered(_ authenticators: [any HTTPAuthenticator]) -> [any HTTPAuthenticator] {
         var all: [any HTTPAuthenticator] = [BasicAuthenticator(), BearerAuthenticator()]
         for authenticator in authenticators {
             all.removeAll { $0.scheme == authenticator.scheme }
             all.append(authenticator)
         }
-        self.authenticators = all.sorted { $0.preference > $1.preference }
-        self.sessions = sessions
+        return all.sorted { $0.preference > $1.preference }
     }
 
     /// Whether ``preemptiveAuthorization(for:state:)`` can return a value: `false` for an empty state, no

@@ -28,7 +28,8 @@ struct RequestPipeline: Sendable {
     ) async throws -> Result {
         try Self.validate(request.url)
         var logger = client.configuration.logger
-        logger[metadataKey: "request-id"] = "\(id)"
+        // Setting metadata copies the logger's storage: worth it only for a handler that can log it.
+        if !(logger.handler is SwiftLogNoOpLogHandler) { logger[metadataKey: "request-id"] = "\(id)" }
         let relay = client.progress == nil && request.options.progress == nil
             ? nil : ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
         var context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth,
@@ -37,7 +38,7 @@ struct RequestPipeline: Sendable {
             id: id, originalURL: originalURL, events: events, logger: logger,
             authentication: AuthenticationStage(
                 store: client.credentials, persistentStore: client.persistentCredentials,
-                handler: client.configuration.authenticationHandler, authenticators: client.authenticators,
+                handler: client.configuration.authenticationHandler, ordered: client.orderedAuthenticators,
                 sessions: client.authenticationSessions),
             cache: CacheStage(store: client.cache, configuration: client.configuration.cache, codecs: client.codecs))
         var state = HopState(request, looksUpCache: run.cache.isEnabled)
