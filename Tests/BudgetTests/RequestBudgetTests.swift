@@ -30,7 +30,7 @@ struct RequestBudgetTests {
             "seq": Budget(mallocs: 14.5, taskAllocs: 24.5, taskAllocBytes: 30_200),
             "seq-raw": Budget(mallocs: 12.5, taskAllocs: 16.5, taskAllocBytes: 14_000),
             "conc": Budget(mallocs: 15.5, taskAllocs: 26.5, taskAllocBytes: 31_200),
-            "queue": Budget(mallocs: 41, taskAllocs: 29.5, taskAllocBytes: 32_500),
+            "queue": Budget(mallocs: 37.5, taskAllocs: 29.5, taskAllocBytes: 32_500),
         ],
         "debug": [
             "seq": Budget(mallocs: 147, taskAllocs: 37.5, taskAllocBytes: 44_000),

@@ -31,7 +31,9 @@ extension RequestQueue {
         var preflights: [RequestID: Task<Void, Never>] = [:]
         /// Tasks in ``RequestQueue/waitUntilFinished()``, each with the drain it waits for.
         var waiters: [UInt64: (drain: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
-        var streams: [UInt64: AsyncStream<QueueResult>.Continuation] = [:]
+        /// The open result sequences, in the order they were taken; only ever appended to, and emptied at a drain.
+        /// An array, so that handing them to a finished request costs a retain rather than a copy.
+        var streams: [AsyncStream<QueueResult>.Continuation] = []
         var nextToken: UInt64 = 0
         /// Drains so far, counted when the scheduler reports them.
         var drainsAnnounced: UInt64 = 0
@@ -78,8 +80,8 @@ extension RequestQueue {
                 work.drained = shared.drainsAnnounced
             }
             // Streams end at a drain; they are handed over to get the failures first.
-            work.streams = Array(shared.streams.values)
-            if actions.drained { shared.streams = [:] }
+            work.streams = shared.streams
+            if actions.drained { shared.streams = [] }
             return work
         }
     }
@@ -223,7 +225,7 @@ extension RequestQueue {
             }
             let streams = shared.withLock { shared in
                 shared.entries.removeValue(forKey: handle.requestID)
-                return Array(shared.streams.values)
+                return shared.streams
             }
             report(entry, outcome: outcome, streams: streams)
             let failed: Bool

@@ -66,7 +66,7 @@ public final class RequestQueue: Sendable {
     deinit {
         // Only waiting requests can remain (a running one's task keeps the queue alive): they will never run, so
         // their handles' waits and the result sequences end here, without callbacks.
-        let (entries, streams) = shared.withLock { ($0.entries.values, $0.streams.values) }
+        let (entries, streams) = shared.withLock { ($0.entries.values, $0.streams) }
         for entry in entries { entry.handle.markFinished() }
         for continuation in streams { continuation.finish() }
     }
@@ -145,8 +145,7 @@ public final class RequestQueue: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: QueueResult.self, bufferingPolicy: .unbounded)
         let idle = shared.withLock { shared in
             guard shared.scheduler.outstanding > 0 || shared.scheduler.isSuspended else { return true }
-            shared.nextToken += 1
-            shared.streams[shared.nextToken] = continuation
+            shared.streams.append(continuation)
             return false
         }
         if idle { continuation.finish() }
