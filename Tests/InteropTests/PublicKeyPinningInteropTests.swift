@@ -23,7 +23,7 @@ struct PublicKeyPinningInteropTests {
         return request
     }
 
-    @Test func aMatchingPinPassesAndAMismatchFailsBeforeTheRequestIsSent() async throws {
+    @Test func aMatchingPinPassesAndAMismatchFails() async throws {
         try await withNginx { nginx in
             let certificates = nginx.certificates
             let pin = try TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
