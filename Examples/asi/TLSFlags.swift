@@ -38,7 +38,7 @@ struct TLSFlags: ParsableArguments {
     @Option(
         name: .customLong("pinnedpubkey"),
         help: ArgumentHelp(
-            "The server's public key must be one of these: sha256//BASE64 pins separated by ';', or a PEM/DER key file.",
+            "The server's public key must match: sha256//BASE64 pins separated by ';', or a PEM/DER key file.",
             valueName: "hashes|file"))
     var pinnedPublicKey: String?
 

@@ -29,14 +29,15 @@ struct PublicKeyPinningInteropTests {
             let pin = try TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
             let client = Client(transport: .posix())
             let url = nginx.url("/hello.txt", on: .tls)
-            let good = try await client.send(try Self.request(url, ca: certificates.caPath, pins: "\(Self.otherPin);\(pin)"))
+            let pins = "\(Self.otherPin);\(pin)"
+            let good = try await client.send(try Self.request(url, ca: certificates.caPath, pins: pins))
             #expect(good.status == .ok)
             #expect(good.text() == "hello\n")
             let error = await #expect(throws: ClientError.self) {
                 _ = try await client.send(try Self.request(url, ca: certificates.caPath, pins: Self.otherPin))
             }
             #expect(error?.code == .publicKeyPinMismatch)
-            #expect(error?.message.contains(pin) == true, "the message names the key's own pin: \(error?.message ?? "")")
+            #expect(error?.message.contains(pin) == true, "the message names the key's pin: \(error?.message ?? "")")
             // Validation first: a pinned key does not make an untrusted chain acceptable.
             let untrusted = await #expect(throws: ClientError.self) {
                 _ = try await client.send(try Self.request(url, ca: "/etc/ssl/certs/ca-certificates.crt", pins: pin))

@@ -36,7 +36,9 @@ package struct TrustMatrixCertificates: Sendable {
         let command = "openssl pkey -in \"$1\" -pubout -outform DER | openssl dgst -sha256 -binary | openssl base64 -A"
         let status = try ChildProcess.run("/bin/sh", ["-c", command, "sh", keyPath], logPath: scratch + "/pin")
         let output = String(decoding: FileManager.default.contents(atPath: scratch + "/pin") ?? Data(), as: UTF8.self)
-        guard status == 0, output.count == 44 else { throw PeerError.startFailed("openssl pin of \(keyPath)", log: output) }
+        guard status == 0, output.count == 44 else {
+            throw PeerError.startFailed("openssl pin of \(keyPath)", log: output)
+        }
         return "sha256//" + output
     }
 
