@@ -133,8 +133,9 @@ final class TLSSession {
     }
 
     /// The host name as RFC 9525 compares it (and RFC 6066 sends it): without one trailing dot.
+    /// A host of only a dot stays as it is: an empty name would make OpenSSL skip the check.
     static func referenceIdentifier(_ host: String) -> String {
-        host.hasSuffix(".") ? String(host.dropLast()) : host
+        host.count > 1 && host.hasSuffix(".") ? String(host.dropLast()) : host
     }
 
     /// After a handshake: `.bytes(1)` when the peer's key matches every pin set given (or none is), otherwise
