@@ -128,7 +128,8 @@ struct ASICommandTrustMatrixTests {
         arguments += try row.arguments.map { try Self.expand($0, certificates) }
         arguments.append("https://\(row.host):\(port)/")
 
-        let asi = try await ASICommandRun.run(arguments, limit: .seconds(120))
+        let asi = try await ASICommandRun.run(arguments, limit: .seconds(120),
+                                                 environment: ASICommandSquidProxyTests.cleared)
         let curlRun = try await Self.runCurl(curl, arguments)
         #expect(asi.status == row.exit, "asi: \(asi.stderr)")
         #expect(curlRun.status == (row.curlExit ?? row.exit), "curl: \(curlRun.stderr)")
@@ -145,7 +146,8 @@ struct ASICommandTrustMatrixTests {
                 certificate: certificates.certificatePath(name), key: certificates.keyPath(name), address: "[::1]")
             let arguments = ["-s", "-S", "-o", "/dev/null", "-m", "60", "--cacert", certificates.rootPath,
                              "https://[::1]:\(server.port)/"]
-            let asi = try await ASICommandRun.run(arguments, limit: .seconds(120))
+            let asi = try await ASICommandRun.run(arguments, limit: .seconds(120),
+                                                 environment: ASICommandSquidProxyTests.cleared)
             let curlRun = try await Self.runCurl(curl, arguments)
             #expect(asi.status == exit, "asi, \(name): \(asi.stderr)")
             #expect(curlRun.status == exit, "curl, \(name): \(curlRun.stderr)")
@@ -180,8 +182,9 @@ struct ASICommandTrustMatrixTests {
     static func runCurl(_ curl: String, _ arguments: [String]) async throws -> (status: Int32, stderr: String) {
         let scratch = try makeTemporaryDirectory(prefix: "asikit-curl-run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        // -q first: no ~/.curlrc changes what curl checks.
-        let process = try ChildProcess(executable: curl, arguments: ["-q"] + arguments, logPath: scratch + "/log")
+        // -q first: no ~/.curlrc changes what curl checks; no proxy variable sends it elsewhere.
+        let process = try ChildProcess(executable: curl, arguments: ["-q"] + arguments, logPath: scratch + "/log",
+                                       environment: ASICommandSquidProxyTests.cleared)
         let status = await process.exited()
         return (status, process.logTail)
     }
