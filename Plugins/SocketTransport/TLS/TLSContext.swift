@@ -135,7 +135,7 @@ final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after
         }
     }
 
-    /// OpenSSL's security level 2: 112-bit keys, no SHA-1 signatures, no TLS below 1.2 (Debian's default).
+    /// OpenSSL's security level 2: 112-bit keys and no SHA-1 signatures (Debian's default); TLS 1.2 is set apart.
     static let minimumSecurityLevel: Int32 = 2
 
     private static func configurationError(_ message: String) -> ClientError {
