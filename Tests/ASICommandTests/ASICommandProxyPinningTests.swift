@@ -14,7 +14,7 @@ struct ASICommandProxyPinningTests {
     @Test func theProxysKeyIsPinnedAsCurlPinsIt() async throws {
         let curl = try #require(TrustMatrixTools.curl, "curl is needed")
         let certificates = try TestCertificates.shared()
-        let pin = try TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
+        let pin = try await TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
         let wrong = "sha256//" + Data(repeating: 9, count: 32).base64EncodedString()
         let origin = try LoopbackServer { _ in .ok("from the origin") }
         defer { origin.shutdown() }

@@ -107,7 +107,7 @@ struct ASICommandTrustMatrixTests {
     @Test(arguments: rows)
     func asiAndCurlAgree(_ row: Row) async throws {
         let curl = try #require(Self.curl, "curl is needed")
-        let certificates = try TrustMatrixCertificates.shared()
+        let certificates = try await TrustMatrixCertificates.shared()
         var server: OpenSSLServerPeer?
         var faultServer: ScriptedTCPServer?
         defer { faultServer?.shutdown() }
@@ -134,13 +134,13 @@ struct ASICommandTrustMatrixTests {
         #expect(asi.status == row.exit, "asi: \(asi.stderr)")
         #expect(curlRun.status == (row.curlExit ?? row.exit), "curl: \(curlRun.stderr)")
         if row.exit == 90 { #expect(asi.stderr.contains("pinned"), "\(asi.stderr)") }
-        withExtendedLifetime(server) {}
+        await server?.stop()
     }
 
     @Test(.enabled(if: LoopbackPorts.hasIPv6Loopback))
     func anIPv6LiteralMatchesOnlyItsIPSAN() async throws {
         let curl = try #require(Self.curl, "curl is needed")
-        let certificates = try TrustMatrixCertificates.shared()
+        let certificates = try await TrustMatrixCertificates.shared()
         for (name, exit) in [("good", Int32(0)), ("ip-san", 60)] {
             let server = try await OpenSSLServerPeer.start(
                 certificate: certificates.certificatePath(name), key: certificates.keyPath(name), address: "[::1]")
@@ -151,6 +151,7 @@ struct ASICommandTrustMatrixTests {
             let curlRun = try await Self.runCurl(curl, arguments)
             #expect(asi.status == exit, "asi, \(name): \(asi.stderr)")
             #expect(curlRun.status == exit, "curl, \(name): \(curlRun.stderr)")
+            await server.stop()
         }
     }
 

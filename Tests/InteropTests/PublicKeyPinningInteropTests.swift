@@ -26,7 +26,7 @@ struct PublicKeyPinningInteropTests {
     @Test func aMatchingPinPassesAndAMismatchFails() async throws {
         try await withNginx { nginx in
             let certificates = nginx.certificates
-            let pin = try TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
+            let pin = try await TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
             let client = Client(transport: .posix())
             let url = nginx.url("/hello.txt", on: .tls)
             let pins = "\(Self.otherPin);\(pin)"
@@ -63,7 +63,7 @@ struct PublicKeyPinningInteropTests {
     @Test func perHostPinsInTheTransportApplyToEveryRequestToThatHost() async throws {
         try await withNginx { nginx in
             let certificates = nginx.certificates
-            let pin = try TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
+            let pin = try await TrustMatrixCertificates.pin(ofKey: certificates.serverKeyPath)
             let url = nginx.url("/hello.txt", on: .tls)
             let pinned = Client(transport: .posix(.init(pinnedPublicKeys: [
                 "LOCALHOST.": try PublicKeyPins(curlPinnedPublicKey: pin)])))
@@ -89,7 +89,7 @@ struct PublicKeyPinningInteropTests {
         try await withNginx { nginx in
             try await withSquid(tls: nginx.certificates) { squid in
                 let route = try #require(squid.httpsRoute())
-                let pin = try TrustMatrixCertificates.pin(ofKey: nginx.certificates.serverKeyPath)
+                let pin = try await TrustMatrixCertificates.pin(ofKey: nginx.certificates.serverKeyPath)
                 func client(_ pins: String) throws -> Client {
                     var proxyTLS = TLSOptions(trustedCAFile: nginx.certificates.caPath)
                     proxyTLS.pinnedPublicKeys = try PublicKeyPins(curlPinnedPublicKey: pins)

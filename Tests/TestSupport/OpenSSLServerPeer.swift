@@ -22,8 +22,15 @@ package final class OpenSSLServerPeer {
     }
 
     deinit {
-        process.terminate(grace: .seconds(2))
+        process.terminate(grace: .seconds(2))  // at once unless stop() was not called
         try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    /// Stops the server on a thread of its own (``offPool(_:)``), so waiting for it to exit holds no cooperative
+    /// thread.
+    package func stop() async {
+        let process = Handoff(value: process)
+        _ = try? await offPool { process.value.terminate(grace: .seconds(2)) }
     }
 
     /// Starts a server and waits until it listens.
@@ -48,8 +55,11 @@ package final class OpenSSLServerPeer {
                         "-cipher", "DEFAULT:@SECLEVEL=0"]
                 + (chain ? ["-cert_chain", certificate] : []) + arguments,
             logPath: log)
+        // The log is read once more after the deadline: in a busy parallel run this task may not be scheduled for
+        // longer than the deadline, while the server has long been listening.
         let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
+        while true {
+            let expired = ContinuousClock.now >= deadline
             let text = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
                 let colon = line.lastIndex(of: ":"), let port = Int(line[line.index(after: colon)...])
@@ -59,8 +69,8 @@ package final class OpenSSLServerPeer {
             guard process.isRunning else {
                 throw PeerError.startFailed("openssl s_server (\(process.exitDescription ?? ""))", log: process.logTail)
             }
+            if expired { throw PeerError.notReady("openssl s_server", log: process.logTail) }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw PeerError.notReady("openssl s_server", log: process.logTail)
     }
 }

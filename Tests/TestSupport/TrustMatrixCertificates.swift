@@ -30,7 +30,11 @@ package struct TrustMatrixCertificates: Sendable {
     /// - Parameter keyPath: The PEM private key.
     /// - Returns: The pin.
     /// - Throws: ``PeerError`` when openssl fails.
-    package static func pin(ofKey keyPath: String) throws -> String {
+    package static func pin(ofKey keyPath: String) async throws -> String {
+        try await offPool { try computePin(ofKey: keyPath) }
+    }
+
+    private static func computePin(ofKey keyPath: String) throws -> String {
         let scratch = try makeTemporaryDirectory(prefix: "asikit-pin")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let command = "openssl pkey -in \"$1\" -pubout -outform DER | openssl dgst -sha256 -binary | openssl base64 -A"
@@ -42,10 +46,11 @@ package struct TrustMatrixCertificates: Sendable {
         return "sha256//" + output
     }
 
-    /// The certificates, generated on first use.
+    /// The certificates, generated on first use, on a thread of their own (``offPool(_:)``): the script takes
+    /// seconds, and every test that asks meanwhile waits for it without holding a cooperative thread.
     /// - Throws: ``PeerError`` when `openssl` is missing or the script fails.
-    package static func shared() throws -> TrustMatrixCertificates {
-        try generated.get()
+    package static func shared() async throws -> TrustMatrixCertificates {
+        try await offPool { try generated.get() }
     }
 
     private static let generated: Result<TrustMatrixCertificates, PeerError> = Result {
