@@ -29,6 +29,13 @@
 #   rsa1024                 as good, with a 1024-bit RSA key
 #   sha1                    as good, signed with SHA-1
 #   rsa2048                 as good, with a 2048-bit RSA key (the smallest RSA key security level 2 takes)
+#   p384, p192              as good, with an EC P-384 key, or a P-192 key (96 bits: too weak for level 2)
+#   client-eku              as good, but extendedKeyUsage clientAuth only (not for servers)
+#   no-eku-no-ku            as good, without keyUsage and extendedKeyUsage (both optional)
+#   not-a-ca-chain          signed by not-a-ca, an intermediate whose basicConstraints say CA:FALSE (sent)
+#   expired-intermediate    signed by expired-ca, an intermediate that expired in 2021 (sent)
+#   second-san              SAN DNS:other.example, DNS:localhost (the second name matches)
+#   upper-san               SAN DNS:LOCALHOST (names compare case-insensitively)
 # and, for pinning, NAME.pub.pem, NAME.pub.der (the public key) and NAME.pin (curl's sha256//BASE64) of good,
 # self-signed and wrong-host.
 #
@@ -67,18 +74,40 @@ ca() {
     fi
 }
 
+# An intermediate signed by root that is not a CA (CA:FALSE), and one that expired in 2021.
+weak_intermediates() {
+    eckey not-a-ca.key
+    quiet openssl req -new -key not-a-ca.key -subj "/CN=ASIKit Not A CA/O=ASIKit Tests" -out "$tmp/not-a-ca.csr"
+    printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,keyCertSign,cRLSign\n' >"$tmp/not-a-ca.ext"
+    quiet openssl x509 -req -in "$tmp/not-a-ca.csr" -CA root.pem -CAkey root.key -set_serial "$RANDOM$RANDOM" \
+        -days 3650 -sha256 -extfile "$tmp/not-a-ca.ext" -out not-a-ca.pem
+    eckey expired-ca.key
+    quiet openssl req -new -key expired-ca.key -subj "/CN=ASIKit Expired CA/O=ASIKit Tests" -out "$tmp/expired-ca.csr"
+    mkdir -p "$tmp/db-expired-ca"
+    : >"$tmp/db-expired-ca/index.txt"
+    echo 1000 >"$tmp/db-expired-ca/serial"
+    printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' >"$tmp/expired-ca.ext"
+    printf '[ca]\ndefault_ca = this\n[this]\ndatabase = %s\nnew_certs_dir = %s\nserial = %s\npolicy = anything\n[anything]\ncommonName = supplied\n' \
+        "$tmp/db-expired-ca/index.txt" "$tmp/db-expired-ca" "$tmp/db-expired-ca/serial" >"$tmp/expired-ca.cnf"
+    quiet openssl ca -batch -config "$tmp/expired-ca.cnf" -cert root.pem -keyfile root.key -md sha256 \
+        -startdate 20200101000000Z -enddate 20210101000000Z -extfile "$tmp/expired-ca.ext" -notext \
+        -in "$tmp/expired-ca.csr" -out expired-ca.pem
+}
+
 # A leaf: leaf NAME SUBJECT SAN|- ISSUER|self [KEYTYPE] [DIGEST] [STARTDATE ENDDATE]
 leaf() {
     local name="$1" subject="$2" san="$3" issuer="$4" keytype="${5:-ec}" digest="${6:-sha256}"
     local start="${7:-}" end="${8:-}"
     case "$keytype" in
         ec) eckey "$name.key" ;;
+        p384) quiet openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 -out "$name.key" ;;
+        p192) quiet openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:prime192v1 -out "$name.key" ;;
         rsa*) quiet openssl genpkey -algorithm RSA -pkeyopt "rsa_keygen_bits:${keytype#rsa}" -out "$name.key" ;;
     esac
     {
         echo "basicConstraints=CA:FALSE"
-        echo "keyUsage=critical,digitalSignature,keyEncipherment"
-        echo "extendedKeyUsage=serverAuth"
+        [ "${NO_KU:-}" = 1 ] || echo "keyUsage=critical,digitalSignature,keyEncipherment"
+        [ "${NO_KU:-}" = 1 ] || echo "extendedKeyUsage=${EKU:-serverAuth}"
         [ "$san" = "-" ] || echo "subjectAltName=$san"
     } >"$tmp/$name.ext"
     quiet openssl req -new -key "$name.key" -subj "$subject" -out "$tmp/$name.csr"
@@ -140,6 +169,17 @@ leaf cn-ok-san-wrong /CN=localhost DNS:wrong.example root
 leaf rsa1024 /CN=localhost "$good" root rsa1024
 leaf sha1 /CN=localhost "$good" root ec sha1
 leaf rsa2048 /CN=localhost "$good" root rsa2048
+leaf p384 /CN=localhost "$good" root p384
+leaf p192 /CN=localhost "$good" root p192
+EKU=clientAuth leaf client-eku /CN=localhost "$good" root
+NO_KU=1 leaf no-eku-no-ku /CN=localhost "$good" root
+weak_intermediates
+leaf not-a-ca-chain /CN=localhost "$good" not-a-ca
+cat not-a-ca.pem >>not-a-ca-chain.pem
+leaf expired-intermediate /CN=localhost "$good" expired-ca
+cat expired-ca.pem >>expired-intermediate.pem
+leaf second-san /CN=localhost "DNS:other.example,DNS:localhost" root
+leaf upper-san /CN=LOCALHOST "DNS:LOCALHOST" root
 for name in good self-signed wrong-host; do
     quiet openssl pkey -in "$name.key" -pubout -out "$name.pub.pem"
     quiet openssl pkey -in "$name.key" -pubout -outform DER -out "$name.pub.der"
