@@ -36,6 +36,7 @@
 #   expired-intermediate    signed by expired-ca, an intermediate that expired in 2021 (sent)
 #   second-san              SAN DNS:other.example, DNS:localhost (the second name matches)
 #   upper-san               SAN DNS:LOCALHOST (names compare case-insensitively)
+# and dh1024.pem, 1024-bit DH parameters (RFC 5114's group, made at once) for a DHE server too weak for level 2;
 # and, for pinning, NAME.pub.pem, NAME.pub.der (the public key) and NAME.pin (curl's sha256//BASE64) of good,
 # self-signed and wrong-host.
 #
@@ -180,6 +181,7 @@ leaf expired-intermediate /CN=localhost "$good" expired-ca
 cat expired-ca.pem >>expired-intermediate.pem
 leaf second-san /CN=localhost "DNS:other.example,DNS:localhost" root
 leaf upper-san /CN=LOCALHOST "DNS:LOCALHOST" root
+quiet openssl genpkey -genparam -algorithm DH -pkeyopt dh_rfc5114:1 -out dh1024.pem
 for name in good self-signed wrong-host; do
     quiet openssl pkey -in "$name.key" -pubout -out "$name.pub.pem"
     quiet openssl pkey -in "$name.key" -pubout -outform DER -out "$name.pub.der"

@@ -23,7 +23,7 @@ struct ASICommandProxyPinningTests {
             let curlPins = try Self.curlPinsProxies(curl)
             for (pins, exit) in [(pin, Int32(0)), (wrong, 90)] {
                 let arguments = [
-                    "-s", "-S", "-o", "/dev/null", "-m", "60", "-x", "https://localhost:\(port)",
+                    "-s", "-S", "-o", "/dev/null", "-m", "90", "-y", "60", "-x", "https://localhost:\(port)",
                     "--proxy-cacert", certificates.caPath, "-U", "\(SquidPeer.user):\(SquidPeer.password)",
                     "--proxy-pinnedpubkey", pins, origin.url("/pinned").absoluteString,
                 ]

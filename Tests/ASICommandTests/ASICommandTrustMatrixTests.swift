@@ -28,7 +28,7 @@ struct ASICommandTrustMatrixTests {
         var certificate = "good"
         /// The URL's host; names other than IP literals are sent to 127.0.0.1 with `--resolve`.
         var host = "localhost"
-        /// More `s_server` arguments.
+        /// More `s_server` arguments; `{dir}` is replaced by the certificates' directory.
         var server: [String] = []
         var fault: Fault? = nil
         /// More client arguments, for both clients; `{pin:NAME}`, `{pem:NAME}` and `{der:NAME}` are replaced by
@@ -92,6 +92,13 @@ struct ASICommandTrustMatrixTests {
         Row(name: "TLS 1.1 only", server: ["-tls1_1"], exit: 35),
         Row(name: "TLS 1.2 only", server: ["-tls1_2"], exit: 0),
         Row(name: "TLS 1.3 only", server: ["-tls1_3"], exit: 0),
+        Row(name: "TLS 1.2 DHE with a 1024-bit group", certificate: "rsa2048",
+            server: ["-tls1_2", "-dhparam", "{dir}/dh1024.pem", "-cipher", "DHE-RSA-AES128-GCM-SHA256:@SECLEVEL=0"],
+            exit: 35),
+        Row(name: "TLS 1.2, AES-CBC with SHA-1 MACs only", server: ["-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA"],
+            exit: 0),
+        Row(name: "client certificate required, none sent, TLS 1.3", server: ["-Verify", "1"], exit: 56),
+        Row(name: "client certificate required, none sent, TLS 1.2", server: ["-Verify", "1", "-tls1_2"], exit: 35),
         // Broken servers.
         Row(name: "never completes the handshake", fault: .stall, arguments: ["--connect-timeout", "2"], exit: 28),
         Row(name: "answers with garbage", fault: .garbage, exit: 35),
@@ -128,11 +135,14 @@ struct ASICommandTrustMatrixTests {
         } else {
             server = try await OpenSSLServerPeer.start(
                 certificate: certificates.certificatePath(row.certificate),
-                key: certificates.keyPath(row.certificate), arguments: row.server)
+                key: certificates.keyPath(row.certificate),
+                arguments: row.server.map { $0.replacing("{dir}", with: certificates.directory) })
             port = server!.port
         }
         let isIP = row.host.first?.isNumber ?? false
-        var arguments = ["-s", "-S", "-o", "/dev/null", "-m", "60", "--cacert", certificates.rootPath]
+        // -y 60: asi's default inactivity limit (10 s) could end a transfer on a machine so busy that the server's
+        // thread is not scheduled in time; only the stall row is meant to time out, and it says so.
+        var arguments = ["-s", "-S", "-o", "/dev/null", "-m", "90", "-y", "60", "--cacert", certificates.rootPath]
         if !isIP { arguments += ["--resolve", "\(row.host):\(port):127.0.0.1"] }
         arguments += try row.arguments.map { try Self.expand($0, certificates) }
         arguments.append("https://\(row.host):\(port)/")
@@ -153,7 +163,7 @@ struct ASICommandTrustMatrixTests {
         for (name, exit) in [("good", Int32(0)), ("ip-san", 60)] {
             let server = try await OpenSSLServerPeer.start(
                 certificate: certificates.certificatePath(name), key: certificates.keyPath(name), address: "[::1]")
-            let arguments = ["-s", "-S", "-o", "/dev/null", "-m", "60", "--cacert", certificates.rootPath,
+            let arguments = ["-s", "-S", "-o", "/dev/null", "-m", "90", "-y", "60", "--cacert", certificates.rootPath,
                              "https://[::1]:\(server.port)/"]
             let asi = try await ASICommandRun.run(arguments, limit: .seconds(120),
                                                  environment: ASICommandSquidProxyTests.cleared)
