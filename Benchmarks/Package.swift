@@ -22,6 +22,8 @@ let package = Package(
                 .product(name: "HTTPPipeline", package: "ASIKit"),
                 .product(name: "SocketTransport", package: "ASIKit"),
                 .product(name: "GzipCodec", package: "ASIKit"),
+                .product(name: "BrotliCodec", package: "ASIKit"),
+                .product(name: "ZstdCodec", package: "ASIKit"),
                 .product(name: "DiskCache", package: "ASIKit"),
                 .product(name: "ASIKitObservability", package: "ASIKit"),
             ]

@@ -16,7 +16,8 @@
 #                   conc, queue and c1k rows only; asikit-obs is asikit-bench with ObservabilityMiddleware and no
 #                   backend (decision 0018), on the seq, conc and dl rows only; asikit-static is asikit-bench linked
 #                   with --static-swift-stdlib (built into .build-static), on the seq, conc, dl, gzip and tls rows
-#   ROWS ["seq conc queue dl gzip hs tls file cache c1k"] which rows to measure
+#   ROWS ["seq conc queue dl gzip br zstd hs tls file cache c1k"] which rows to measure (br and zstd: ASIKit
+#                   and libcurl only; AsyncHTTPClient and URLSession decode neither)
 #   C1K [1000]      connections of the c1k row (N GETs over C1K connections at once)
 #   PIN [1]         nginx on CPU 0, clients (and wrk) on CPU 1
 #   SKIP_BUILD [0]  reuse the last release build (asikit-static too, when built from the same revision)
@@ -35,7 +36,7 @@ HS_N="${HS_N:-1000}"
 TLS_N="${TLS_N:-5000}"
 WRK_SECONDS="${WRK_SECONDS:-2}"
 CLIENTS="${CLIENTS:-asikit asikit-loop asikit-caller asikit-obs asikit-static libcurl ahc urlsession}"
-ROWS="${ROWS:-seq conc queue dl gzip hs tls file cache c1k}"
+ROWS="${ROWS:-seq conc queue dl gzip br zstd hs tls file cache c1k}"
 LIMIT=300 # seconds, per client command
 ulimit -n 8192 2>/dev/null || true # the c1k row's 1,000 connections
 SERVER_CPU=() CLIENT_CPU=()
@@ -53,6 +54,8 @@ command -v wrk >/dev/null || need+=(wrk)
 command -v curl >/dev/null || need+=(curl)
 command -v cc >/dev/null || need+=(gcc)
 command -v openssl >/dev/null || need+=(openssl)
+command -v brotli >/dev/null || need+=(brotli)
+command -v zstd >/dev/null || need+=(zstd)
 command -v python3 >/dev/null || need+=(python3)
 [ -x /usr/bin/time ] || need+=(time)
 echo '#include <curl/curl.h>' | cc -E - >/dev/null 2>&1 || need+=(libcurl4-openssl-dev)
@@ -126,9 +129,15 @@ awk -v limit=$((10 << 20)) 'BEGIN { srand(42); for (i = 0; total < limit; i++) {
     print line; total += length(line) + 1 } }' >"$WORK/www/static/text10m.txt"
 truncate -s $((10 << 20)) "$WORK/www/static/text10m.txt"
 gzip -6 -k "$WORK/www/static/text10m.txt"
+# The same text as br and zstd at the levels of decision 0024 (brotli -q 5, zstd -3), served as files with their
+# Content-Encoding (Debian's nginx has no brotli or zstd module).
+brotli -q 5 -k -o "$WORK/www/static/text10m.txt.br" "$WORK/www/static/text10m.txt"
+zstd -3 -q -k -o "$WORK/www/static/text10m.txt.zst" "$WORK/www/static/text10m.txt"
 chmod -R a+rX "$WORK/www"
 TEXT_BYTES=$(stat -c %s "$WORK/www/static/text10m.txt")
 GZ_BYTES=$(stat -c %s "$WORK/www/static/text10m.txt.gz")
+BR_BYTES=$(stat -c %s "$WORK/www/static/text10m.txt.br")
+ZST_BYTES=$(stat -c %s "$WORK/www/static/text10m.txt.zst")
 BIG_BYTES=$(stat -c %s "$WORK/www/1g.bin" 2>/dev/null || echo 0)
 
 # A private CA and a server certificate for 127.0.0.1 (ECDSA P-256).
@@ -170,6 +179,8 @@ http {
         ssl_session_tickets off; # no resumption, whatever the client offers
         root $WORK/www;
         location /static/ { gzip_static on; }
+        location /br/ { alias $WORK/www/static/; default_type text/plain; add_header Content-Encoding br; }
+        location /zstd/ { alias $WORK/www/static/; default_type text/plain; add_header Content-Encoding zstd; }
         location /fresh/ { alias $WORK/www/; expires 1h; } # the 1 KiB file, fresh for an hour (the cache row)
         location = /nginx_status { stub_status; }
     }
@@ -257,6 +268,7 @@ measured() {
         asikit-obs) rows="seq conc dl" ;;
         asikit-caller) rows="conc queue c1k" ;;
         asikit-static) rows="seq conc dl gzip tls" ;;
+        ahc | urlsession) [ "$2" != queue ] && [ "$2" != cache ] && [ "$2" != br ] && [ "$2" != zstd ]; return ;;
         *) [ "$2" != queue ] && [ "$2" != cache ]; return ;;
     esac
     [[ " $rows " == *" $2 "* ]]
@@ -285,6 +297,8 @@ wants queue && row_runs queue "$RUNS" rps $((N * 1024)) queue "$U1K" "$N" "$C"
 wants dl && { row_runs dl "$DL_RUNS" MBps $((100 << 20)) download "$BASE/100m.bin"
     for _ in $(seq 1 "$RUNS"); do wrk_rate dl 1 "$BASE/100m.bin"; done; }
 wants gzip && row_runs gzip "$DL_RUNS" MBps "$TEXT_BYTES" gzip "$BASE/static/text10m.txt"
+wants br && row_runs br "$DL_RUNS" MBps "$TEXT_BYTES" br "$BASE/br/text10m.txt.br"
+wants zstd && row_runs zstd "$DL_RUNS" MBps "$TEXT_BYTES" zstd "$BASE/zstd/text10m.txt.zst"
 # No wrk ceiling for handshakes: wrk reconnects slowly after `Connection: close` (about 150/s here).
 wants hs && row_runs hs "$RUNS" rps $((HS_N * 1024)) handshake "$TLS_1K" "$HS_N"
 wants tls && { row_runs tls "$RUNS" rps $((TLS_N * 1024)) seq "$TLS_1K" "$TLS_N"; for _ in $(seq 1 "$RUNS"); do wrk_rate tls 1 "$TLS_1K"; done; }
@@ -386,6 +400,8 @@ table() {
     loop_row dl "  same, --static-swift-stdlib (*******)" asikit-static
     table_row gzip "gzip_static 10 MiB, decoded MB/s" 0
     loop_row gzip "  same, --static-swift-stdlib (*******)" asikit-static
+    table_row br "brotli -q 5, 10 MiB, decoded MB/s" 0
+    table_row zstd "zstd -3, 10 MiB, decoded MB/s" 0
     table_row hs "TLS full handshakes/s (1 KiB GET each)" 0
     table_row tls "TLS 1 KiB GET over one connection, req/s" 0
     loop_row tls "  same, on transport.taskExecutor (**)"
@@ -402,8 +418,9 @@ table() {
     rss_variant_row dl "  peak RSS, 100 MiB, static (*******)" asikit-static
     echo
     echo "(*) ASIKit: RequestQueue (HTTPPipeline) with maxConcurrentRequests $C; the peers have no such queue, so their"
-    echo "    cells repeat their $C-connection figures. MB = 1e6 bytes; gzip MB/s count decoded bytes ($TEXT_BYTES bytes"
-    echo "    from $GZ_BYTES compressed). TLS: TLS 1.3 (or what the client picks), ECDSA P-256, nginx session cache and"
+    echo "    cells repeat their $C-connection figures. MB = 1e6 bytes; gzip, br and zstd MB/s count decoded bytes"
+    echo "    ($TEXT_BYTES bytes from $GZ_BYTES gzip, $BR_BYTES br, $ZST_BYTES zstd; AHC and URLSession decode neither br"
+    echo "    nor zstd). TLS: TLS 1.3 (or what the client picks), ECDSA P-256, nginx session cache and"
     echo "    tickets off. wrk decodes nothing; its download cell is requests/s x file size. Ratios: ASIKit / peer."
     echo "(**) The same requests inside withTaskExecutorPreference(transport.taskExecutor): the opt-in of decision"
     echo "    0006, which runs them on the transport's event-loop thread (one context switch per wait instead of two)."

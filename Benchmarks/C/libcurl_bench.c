@@ -5,6 +5,7 @@
  *   handshake URL N    N GETs, each on a fresh connection that is closed afterwards
  *   download URL [PATH] one GET written to PATH (default /dev/null)
  *   gzip URL           one GET with Accept-Encoding: gzip, inflated by libcurl, decoded bytes to /dev/null
+ *   br URL, zstd URL   the same with Accept-Encoding: br or zstd (libcurl's brotli and zstd decoders)
  * Prints one line: RESULT client=libcurl mode=... key=value ...
  * Environment: BENCH_CA_FILE, a PEM file to trust for https URLs. */
 #include <curl/curl.h>
@@ -98,7 +99,7 @@ static double run_multi(CURLM *m, CURL **handles, const char *url, long target, 
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: libcurl-bench seq|conc|handshake|download|gzip URL [N [C] | PATH]\n");
+        fprintf(stderr, "usage: libcurl-bench seq|conc|handshake|download|gzip|br|zstd URL [N [C] | PATH]\n");
         return 2;
     }
     const char *mode = argv[1], *url = argv[2];
@@ -134,12 +135,12 @@ int main(int argc, char **argv) {
         for (long i = 0; i < width; i++) curl_easy_cleanup(handles[i]);
         curl_multi_cleanup(m);
         free(handles);
-    } else if (!strcmp(mode, "download") || !strcmp(mode, "gzip")) {
+    } else if (!strcmp(mode, "download") || !strcmp(mode, "gzip") || !strcmp(mode, "br") || !strcmp(mode, "zstd")) {
         const char *path = argc > 3 ? argv[3] : "/dev/null";
         out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (out_fd < 0) fail("open", 0);
         CURL *h = new_handle(url);
-        if (!strcmp(mode, "gzip")) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "gzip");
+        if (strcmp(mode, "download")) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, mode); /* gzip, br or zstd */
         double t0 = now();
         perform(h);
         double dt = now() - t0;

@@ -33,6 +33,11 @@ struct ProxyFlags: ParsableArguments {
         help: ArgumentHelp("Check an https:// proxy's certificate against this PEM CA file.", valueName: "file"))
     var proxyCACertificate: String?
 
+    @Option(
+        name: .customLong("proxy-pinnedpubkey"),
+        help: ArgumentHelp("As --pinnedpubkey, for an https:// proxy's key.", valueName: "hashes|file"))
+    var proxyPinnedPublicKey: String?
+
     @Flag(name: .customLong("proxy-insecure"), help: "Do not check an https:// proxy's certificate.")
     var proxyInsecure = false
 

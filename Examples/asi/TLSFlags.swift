@@ -1,4 +1,5 @@
 import ArgumentParser
+import HTTPCore
 
 /// The TLS flags: validation, trusted CAs and the client certificate.
 struct TLSFlags: ParsableArguments {
@@ -33,4 +34,29 @@ struct TLSFlags: ParsableArguments {
 
     @Option(name: .customLong("pass"), help: ArgumentHelp("The password of the key or bundle.", valueName: "phrase"))
     var password: String?
+
+    @Option(
+        name: .customLong("pinnedpubkey"),
+        help: ArgumentHelp(
+            "The server's public key must match: sha256//BASE64 pins separated by ';', or a PEM/DER key file.",
+            valueName: "hashes|file"))
+    var pinnedPublicKey: String?
+
+    /// `--pinnedpubkey` as pins; `nil` without the flag.
+    /// - Throws: ``TransferFailure`` with curl's exit code 90 for pins that cannot be read (curl fails the transfer
+    ///   with 90 when no pin can match).
+    func pins() throws -> PublicKeyPins? {
+        try Self.pins(pinnedPublicKey)
+    }
+
+    /// Reads a `--pinnedpubkey` or `--proxy-pinnedpubkey` argument.
+    /// - Throws: ``TransferFailure`` with exit code 90 for pins that cannot be read.
+    static func pins(_ argument: String?) throws -> PublicKeyPins? {
+        guard let argument else { return nil }
+        do {
+            return try PublicKeyPins(curlPinnedPublicKey: argument)
+        } catch let error as ClientError {
+            throw TransferFailure(90, "SSL: public key does not match pinned public key: \(error.message)")
+        }
+    }
 }

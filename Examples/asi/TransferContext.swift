@@ -54,6 +54,7 @@ struct TransferContext: Sendable {
         transport.proxyResolver = pacResolver ?? proxy
         // The https:// proxy's own TLS settings (--proxy-cacert, --proxy-insecure).
         transport.proxyTLS = proxyFlags.proxyTLS
+        transport.proxyTLS.pinnedPublicKeys = try TLSFlags.pins(proxyFlags.proxyPinnedPublicKey)
         // .netrc up front on redirect hops only with Basic: not with --anyauth, --digest or --ntlm (nothing goes out
         // before a challenge there: curl test 1966) nor with a bearer token (curl test 2006).
         let waitsForChallenge = request.anyAuth || auth.scheme == .digest || auth.scheme == .ntlm
@@ -78,6 +79,7 @@ struct TransferContext: Sendable {
             configuration: clientConfiguration)
         var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls))
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
+        options.tls.pinnedPublicKeys = try tls.pins()
         auth.apply(to: &options, hasUser: request.user != nil)
         options.tunnelsThroughProxy = proxyFlags.proxyTunnel
         if waitsForChallenge {

@@ -25,6 +25,7 @@ import HTTPCore
 /// | 60   | peer certificate problem    | `certificateInvalid`                                           |
 /// | 61   | bad content encoding        | `compressionFailed`                                            |
 /// | 67   | login denied                | `authenticationFailed`                                         |
+/// | 90   | pinned public key mismatch  | `publicKeyPinMismatch`; a `--pinnedpubkey` that cannot be read |
 struct TransferFailure: Error, Sendable {
     /// The process exit code.
     var exitCode: Int32
@@ -71,6 +72,7 @@ struct TransferFailure: Error, Sendable {
         case .certificateInvalid: 60
         case .compressionFailed: 61
         case .authenticationFailed: 67
+        case .publicKeyPinMismatch: 90
         default: 43
         }
     }

@@ -46,6 +46,33 @@ static inline uint64_t c_openssl_op_no_compression(void) {
     return SSL_OP_NO_COMPRESSION;
 }
 
+// RFC 9525 server identity for X509_check_host: a wildcard only as the whole left-most label, and never the
+// subject's CN (CN-IDs are not supported).
+static inline unsigned int c_openssl_rfc9525_host_flags(void) {
+    return X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT;
+}
+
+// The peer's DER SubjectPublicKeyInfo and its SHA-256 (for public-key pinning). Writes at most `capacity` bytes
+// of the key into `der` and 32 bytes into `sha256`; returns the key's length, or -1 without a peer certificate
+// (or -2 when `capacity` is too small, with the length needed in `*needed`).
+static inline int c_openssl_peer_spki(SSL *ssl, unsigned char *der, int capacity, int *needed,
+                                      unsigned char sha256[32]) {
+    X509 *certificate = SSL_get0_peer_certificate(ssl);
+    if (certificate == NULL) return -1;
+    EVP_PKEY *key = X509_get0_pubkey(certificate);
+    if (key == NULL) return -1;
+    int length = i2d_PUBKEY(key, NULL);
+    if (length <= 0) return -1;
+    *needed = length;
+    if (length > capacity) return -2;
+    unsigned char *cursor = der;
+    if (i2d_PUBKEY(key, &cursor) != length) return -1;
+    unsigned int digestLength = 0;
+    if (EVP_Digest(der, (size_t)length, sha256, &digestLength, EVP_sha256(), NULL) != 1 || digestLength != 32)
+        return -1;
+    return length;
+}
+
 // AES-GCM controls (macros of macros) for the FileKeyring plugin.
 static inline int c_openssl_ctrl_gcm_set_ivlen(void) { return EVP_CTRL_GCM_SET_IVLEN; }
 static inline int c_openssl_ctrl_gcm_get_tag(void) { return EVP_CTRL_GCM_GET_TAG; }

@@ -21,6 +21,8 @@ import Testing
             ClientError(.timedOut), TLSOptions(), ProxyRoute.direct, HTTPVersion.http1_1, RequestID.next())
         let url = await Task.detached { values.0.url }.value
         #expect(url.host() == "a.example")
+        let pins = try PublicKeyPins(sha256Digests: [Array(repeating: 1, count: 32)])
+        #expect(await Task.detached { pins.sha256Digests.count }.value == 1)
     }
 
     @Test func proxySettingsAreSendable() async throws {

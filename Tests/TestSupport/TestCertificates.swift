@@ -84,7 +84,7 @@ package func makeTemporaryDirectory(prefix: String) throws -> String {
 /// Directories removed when the test process exits normally.
 private let directoriesToRemove = Mutex<[String]>([])
 
-private func registerRemovalAtExit(_ directory: String) {
+func registerRemovalAtExit(_ directory: String) {
     let first = directoriesToRemove.withLock { list in
         list.append(directory)
         return list.count == 1

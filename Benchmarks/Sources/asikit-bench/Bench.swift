@@ -100,17 +100,18 @@ struct Bench: Sendable {
         return bytes
     }
 
-    /// One GET whose body streams to `path` chunk by chunk; `inflating` decodes gzip on the fly.
-    func stream(to path: String, inflating: Bool = false) async throws -> Int {
+    /// One GET whose body streams to `path` chunk by chunk; `inflating` names the coding (`gzip`, `br`, `zstd`)
+    /// that must come back and is decoded on the fly.
+    func stream(to path: String, inflating: String? = nil) async throws -> Int {
         var request = template
-        request.options.inflatesWhenComplete = !inflating
+        request.options.inflatesWhenComplete = inflating == nil
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw BenchFailure("cannot open \(path)") }
         defer { close(fd) }
         let response = try await client.stream(request)
         guard response.status == .ok else { throw BenchFailure("status \(response.status.code)") }
-        if inflating, response.head.headerFields[.contentEncoding] != "gzip" {
-            throw BenchFailure("the response was not gzip-encoded")
+        if let inflating, response.head.headerFields[.contentEncoding] != inflating {
+            throw BenchFailure("the response was not \(inflating)-encoded")
         }
         var bytes = 0
         for try await chunk in response.body {

@@ -8,12 +8,14 @@
 //   download URL [PATH]  one GET streamed to PATH (default /dev/null); with a real PATH, the pipeline's
 //                        download-to-file option writes it
 //   gzip URL             one GET with Accept-Encoding: gzip, inflated as it streams, decoded bytes to /dev/null
+//   br URL, zstd URL     the same with BrotliCodec or ZstdCodec (Accept-Encoding: br or zstd)
 //   cache URL N DIR      one GET stores a fresh response in a DiskCacheStore at DIR, then N GETs answered by it
 // Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw and
 // conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread);
 // ASIKIT_OBSERVABILITY=1 installs ObservabilityMiddleware with no tracer or metrics backend bootstrapped;
 // ASIKIT_TRANSPORT_EXECUTOR=0 turns Client.Configuration.runsOnTransportExecutor off.
 import ASIKitObservability
+import BrotliCodec
 import DiskCache
 import FoundationEssentials
 import Glibc
@@ -21,10 +23,11 @@ import GzipCodec
 import HTTPCore
 import HTTPPipeline
 import SocketTransport
+import ZstdCodec
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
-    fail("usage: asikit-bench seq|seq-raw|conc|queue|handshake|download|gzip|cache URL [N [C|DIR] | PATH]")
+    fail("usage: asikit-bench seq|seq-raw|conc|queue|handshake|download|gzip|br|zstd|cache URL [N [C|DIR] | PATH]")
 }
 let mode = arguments[1]
 
@@ -44,7 +47,7 @@ let client = Client(
     cache: cacheDirectory.map { DiskCacheStore(configuration: .init(directory: $0)) },
     middleware: getenv("ASIKIT_OBSERVABILITY").map { String(cString: $0) == "1" } ?? false
         ? [ObservabilityMiddleware()] : [],
-    codecs: mode == "gzip" ? [.zlib()] : [],
+    codecs: mode == "gzip" ? [.zlib()] : mode == "br" ? [.brotli()] : mode == "zstd" ? [.zstd()] : [],
     configuration: configuration
 )
 let onLoop = getenv("ASIKIT_TASK_EXECUTOR").map { String(cString: $0) == "1" } ?? false
@@ -84,9 +87,9 @@ do {
             path == "/dev/null" ? try await bench.stream(to: path) : try await bench.download(to: path)
         }
         report("download bytes=\(bytes) seconds=\(seconds) MBps=\(Double(bytes) / seconds / 1e6)")
-    case "gzip":
-        let (bytes, seconds) = try await timed { try await bench.stream(to: "/dev/null", inflating: true) }
-        report("gzip bytes=\(bytes) seconds=\(seconds) MBps=\(Double(bytes) / seconds / 1e6)")
+    case "gzip", "br", "zstd":
+        let (bytes, seconds) = try await timed { try await bench.stream(to: "/dev/null", inflating: mode) }
+        report("\(mode) bytes=\(bytes) seconds=\(seconds) MBps=\(Double(bytes) / seconds / 1e6)")
     case "cache":
         let n = count(3, "N")
         guard cacheDirectory != nil else { fail("cache needs DIR") }

@@ -8,6 +8,7 @@ extension ClientError {
             case connectFailed, nameResolutionFailed, timedOut, authenticationFailed, cancelled, invalidRequest
             case tooManyRedirects, storageFailed, protocolViolation, tlsHandshakeFailed, certificateInvalid
             case compressionFailed, invalidConfiguration, internalError, middlewareFailed, uploadFailed
+            case publicKeyPinMismatch
             case emptyResponse, incompleteBody, sendFailed, receiveFailed
         }
         private let base: Base
@@ -53,6 +54,10 @@ extension ClientError {
         public static let tlsHandshakeFailed = Code(base: .tlsHandshakeFailed)
         /// The server's certificate was not trusted or did not match the host name (ASI type 1, "SSL problem").
         public static let certificateInvalid = Code(base: .certificateInvalid)
+        /// The server's certificate was valid, but its public key matched none of the pinned keys
+        /// (``TLSOptions/pinnedPublicKeys``; curl's `--pinnedpubkey`, exit 90). Nothing was sent on the connection
+        /// (ASI type 1, "SSL problem": ASIHTTPRequest had no pinning).
+        public static let publicKeyPinMismatch = Code(base: .publicKeyPinMismatch)
         /// Compressing or decompressing a body failed (ASI type 11).
         public static let compressionFailed = Code(base: .compressionFailed)
         /// The request body could not be sent whole: the request had to be sent again (a challenge, a redirect or
@@ -75,7 +80,7 @@ extension ClientError {
         public var asiErrorType: Int {
             switch base {
             case .connectFailed, .nameResolutionFailed, .tlsHandshakeFailed, .certificateInvalid, .protocolViolation,
-                .emptyResponse, .incompleteBody, .sendFailed, .receiveFailed:
+                .emptyResponse, .incompleteBody, .sendFailed, .receiveFailed, .publicKeyPinMismatch:
                 1
             case .timedOut: 2
             case .authenticationFailed: 3

@@ -10,16 +10,25 @@ public struct TLSOptions: Sendable, Hashable {
     public var trustedCAFile: String?
     /// A client certificate to present when the server asks for one.
     public var clientIdentity: ClientIdentity?
+    /// The public keys the server may present (curl's `--pinnedpubkey`), checked after the chain and name; a
+    /// server whose key matches none fails with ``ClientError/Code/publicKeyPinMismatch``. Default `nil`: no pins.
+    /// Transports may add pins of their own per host (`POSIXTransport.Configuration.pinnedPublicKeys`).
+    public var pinnedPublicKeys: PublicKeyPins?
 
     /// Creates TLS options; the defaults validate against the system's CA store.
     /// - Parameters:
     ///   - validatesCertificate: Whether to check the chain and host name.
     ///   - trustedCAFile: A PEM file of CA certificates to trust instead of the system store.
     ///   - clientIdentity: A client certificate to present.
-    public init(validatesCertificate: Bool = true, trustedCAFile: String? = nil, clientIdentity: ClientIdentity? = nil) {
+    ///   - pinnedPublicKeys: The public keys the server may present, or `nil` for any key.
+    public init(
+        validatesCertificate: Bool = true, trustedCAFile: String? = nil, clientIdentity: ClientIdentity? = nil,
+        pinnedPublicKeys: PublicKeyPins? = nil
+    ) {
         self.validatesCertificate = validatesCertificate
         self.trustedCAFile = trustedCAFile
         self.clientIdentity = clientIdentity
+        self.pinnedPublicKeys = pinnedPublicKeys
     }
 }
 

@@ -42,6 +42,13 @@ extension POSIXTransport {
         /// 100 fields, 16 KiB per line, 100 interim responses. Raise them for a server that sends larger heads;
         /// breaking one fails the request with ``HTTPCore/ClientError/Code/protocolViolation``.
         public var responseLimits: HTTP1Limits
+        /// Public-key pins by host name, checked on every TLS connection to that host (the origin's, or an HTTPS
+        /// proxy's), in addition to the chain and name checks and to the request's own
+        /// ``HTTPCore/TLSOptions/pinnedPublicKeys`` (both must match when both are set). Keys are host names or IP
+        /// literals, compared case-insensitively and without a trailing dot, for example `api.example.org`. A
+        /// server whose key matches none fails with ``HTTPCore/ClientError/Code/publicKeyPinMismatch`` before any
+        /// request byte is sent. Default empty.
+        public var pinnedPublicKeys: [String: PublicKeyPins]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -53,6 +60,7 @@ extension POSIXTransport {
         ///   - proxyTLS: The TLS settings for connections to HTTPS proxies.
         ///   - proxyParkingDuration: How long an unreachable proxy goes to the end of the route list.
         ///   - responseLimits: The size limits of response heads.
+        ///   - pinnedPublicKeys: Public-key pins by host name.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
@@ -61,7 +69,8 @@ extension POSIXTransport {
             addressOverrides: [String: String] = [:],
             proxyTLS: TLSOptions = TLSOptions(),
             proxyParkingDuration: Duration = .seconds(30),
-            responseLimits: HTTP1Limits = HTTP1Limits()
+            responseLimits: HTTP1Limits = HTTP1Limits(),
+            pinnedPublicKeys: [String: PublicKeyPins] = [:]
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -71,6 +80,7 @@ extension POSIXTransport {
             self.proxyTLS = proxyTLS
             self.proxyParkingDuration = proxyParkingDuration
             self.responseLimits = responseLimits
+            self.pinnedPublicKeys = pinnedPublicKeys
         }
     }
 }

@@ -79,9 +79,13 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     ///   - host: The host name for SNI and certificate checks.
     ///   - port: The port, for the session cache key.
     ///   - deadline: The connect deadline.
-    /// - Throws: ``ClientError`` (`certificateInvalid`, `tlsHandshakeFailed`, `timedOut`) or `CancellationError`.
-    func startTLS(context: TLSContext, host: String, port: Int, deadline: UInt64) async throws {
-        let session = try TLSSession(context: context, fd: fd, host: host, port: port, over: tls)
+    ///   - hostPins: Public-key pins for this host beyond the context's.
+    /// - Throws: ``ClientError`` (`certificateInvalid`, `publicKeyPinMismatch`, `tlsHandshakeFailed`, `timedOut`) or
+    ///   `CancellationError`.
+    func startTLS(
+        context: TLSContext, host: String, port: Int, deadline: UInt64, hostPins: PublicKeyPins? = nil
+    ) async throws {
+        let session = try TLSSession(context: context, fd: fd, host: host, port: port, over: tls, hostPins: hostPins)
         tls = session
         drained = false  // set by plain reads before a tunnel's TLS starts; says nothing about TLS reads
         while true {

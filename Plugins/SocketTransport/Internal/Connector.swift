@@ -18,6 +18,15 @@ struct Connector: Sendable {
     var proxyTLS = TLSOptions()
     /// ``POSIXTransport/Configuration/responseLimits``.
     var responseLimits = HTTP1Limits()
+    /// ``POSIXTransport/Configuration/pinnedPublicKeys``.
+    var pinnedPublicKeys: [String: PublicKeyPins] = [:]
+
+    /// The configured pins for `host`, looked up lower-cased and without a trailing dot.
+    func pins(for host: String) -> PublicKeyPins? {
+        guard !pinnedPublicKeys.isEmpty else { return nil }
+        let name = TLSSession.referenceIdentifier(host).lowercased()
+        return pinnedPublicKeys.first { TLSSession.referenceIdentifier($0.key).lowercased() == name }?.value
+    }
 
     /// Opens a connection for `key`.
     /// - Parameters:
@@ -49,7 +58,7 @@ struct Connector: Sendable {
             do {
                 if let proxyTLSContext, let proxy = key.proxy {
                     try await connection.startTLS(context: proxyTLSContext, host: proxy.host, port: proxy.port,
-                                                  deadline: deadline)
+                                                  deadline: deadline, hostPins: pins(for: proxy.host))
                 }
                 if key.isSOCKS {
                     try await SOCKSHandshake(connection: connection, key: key, timeout: timeout,
@@ -92,7 +101,7 @@ struct Connector: Sendable {
             }
             if let tls = key.tls {
                 try await connection.startTLS(context: try tlsContexts.context(for: tls), host: key.host,
-                                              port: key.port, deadline: deadline)
+                                              port: key.port, deadline: deadline, hostPins: pins(for: key.host))
             }
         } catch ProxyTunnel.Answer.challenged(let response, let kept?) {
             connection.awaitsTunnel = true

@@ -7,14 +7,19 @@ import Synchronization
 
 /// One OpenSSL client context (`SSL_CTX`) for one set of ``TLSOptions``, plus the sessions saved for resumption.
 ///
-/// Settings: TLS 1.2 or later, ALPN `http/1.1`, no compression, an unexpected EOF reported as a normal end of
-/// stream (the HTTP framing decides whether the body was complete), and, when validating, peer verification
-/// against the system store (`SSL_CTX_set_default_verify_paths`) or ``TLSOptions/trustedCAFile``.
+/// Settings: TLS 1.2 or later, OpenSSL security level 2 or higher (keys of at least 112 bits of strength, so RSA
+/// and DH of 2048 bits or more, and no SHA-1 signatures; what Debian's OpenSSL, and so Debian's curl, uses), ALPN
+/// `http/1.1`, no compression, an unexpected EOF reported as a normal end of stream (the HTTP framing decides
+/// whether the body was complete), and, when validating, peer verification against the system store
+/// (`SSL_CTX_set_default_verify_paths`) or ``TLSOptions/trustedCAFile``. The level is set here rather than left to
+/// the system's `openssl.cnf`, so an `OPENSSL_CONF` that lowers it does not weaken the client (decision 0027).
 final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after init; sessions sit behind a Mutex
     /// The `SSL_CTX*`.
     let context: OpaquePointer
     /// Whether the chain and host name are checked.
     let validatesCertificate: Bool
+    /// ``TLSOptions/pinnedPublicKeys``: checked after every handshake on this context.
+    let pins: PublicKeyPins?
     /// The identity's password, kept for OpenSSL's default password callback.
     private let password: UnsafeMutablePointer<CChar>?
     private let sessions = Mutex<[String: SavedSession]>([:])
@@ -31,9 +36,11 @@ final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after
         }
         self.context = context
         validatesCertificate = options.validatesCertificate
+        pins = options.pinnedPublicKeys
         password = options.clientIdentity?.password.flatMap { strdup($0) }
 
         _ = c_openssl_ctx_set_min_proto_version(context, TLS1_2_VERSION)
+        SSL_CTX_set_security_level(context, max(SSL_CTX_get_security_level(context), Self.minimumSecurityLevel))
         _ = SSL_CTX_set_options(context, c_openssl_op_ignore_unexpected_eof() | c_openssl_op_no_compression())
         _ = c_openssl_ctx_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
         let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
@@ -127,6 +134,9 @@ final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after
             }
         }
     }
+
+    /// OpenSSL's security level 2: 112-bit keys and no SHA-1 signatures (Debian's default); TLS 1.2 is set apart.
+    static let minimumSecurityLevel: Int32 = 2
 
     private static func configurationError(_ message: String) -> ClientError {
         ClientError(.invalidConfiguration, stage: .transport, message: message, underlying: OpenSSLError.drain())

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import COpenSSL
+import FoundationEssentials
 import HTTPCore
 
 /// The no-SIGPIPE socket BIO method, made once for the process.
@@ -28,18 +29,29 @@ final class TLSSession {
     private let context: TLSContext
     private let sessionKey: String
     private let peer: String
+    /// Pins beyond the context's (``POSIXTransport/Configuration/pinnedPublicKeys`` for this host).
+    private let hostPins: PublicKeyPins?
     private var sessionSaved = false
 
     /// Prepares a client session: SNI for host names, host name or IP checking when validating, and the saved
     /// session for `host:port` when there is one.
+    ///
+    /// Server identity follows RFC 9525: a host name is sent (SNI) and compared without its trailing dot, against
+    /// DNS SANs only (never the subject's CN), a wildcard matching only as the whole left-most label
+    /// (`*.a.b` matches `x.a.b`, not `a.b`, `x.y.a.b`, nor `f*.a.b` anything); an IP literal is compared with
+    /// IP SANs only.
     /// - Parameters:
     ///   - context: The TLS context.
     ///   - fd: The connected socket.
     ///   - host: The peer's host name or IP literal.
     ///   - port: The peer's port (the session cache key).
     ///   - outer: The established session to run inside, or `nil` to run on the socket.
+    ///   - hostPins: Public-key pins for this host beyond the context's, checked after the handshake.
     /// - Throws: ``ClientError`` when OpenSSL cannot allocate the session.
-    init(context: TLSContext, fd: Int32, host: String, port: Int, over outer: TLSSession? = nil) throws {
+    init(
+        context: TLSContext, fd: Int32, host: String, port: Int, over outer: TLSSession? = nil,
+        hostPins: PublicKeyPins? = nil
+    ) throws {
         guard let method = SocketBIO.method, let ssl = SSL_new(context.context) else {
             throw ClientError(.internalError, stage: .transport, message: "Cannot create a TLS session",
                               underlying: OpenSSLError.drain())
@@ -64,13 +76,17 @@ final class TLSSession {
         self.context = context
         sessionKey = host + ":" + String(port)
         peer = sessionKey
+        self.hostPins = hostPins
         let isIPLiteral = SocketAddress.isLiteral(host)
-        if !isIPLiteral { _ = c_openssl_set_tlsext_host_name(ssl, host) }
+        let name = Self.referenceIdentifier(host)
+        if !isIPLiteral && !name.isEmpty { _ = c_openssl_set_tlsext_host_name(ssl, name) }
         if context.validatesCertificate {
+            let parameters = SSL_get0_param(ssl)
+            X509_VERIFY_PARAM_set_hostflags(parameters, c_openssl_rfc9525_host_flags())
             if isIPLiteral {
-                _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+                _ = X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
             } else {
-                _ = SSL_set1_host(ssl, host)
+                _ = SSL_set1_host(ssl, name)
             }
         }
         if let saved = context.savedSession(for: sessionKey) {
@@ -88,7 +104,7 @@ final class TLSSession {
     func handshake() -> IOResult {
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
-        if result == 1 { return .bytes(1) }
+        if result == 1 { return checkPins() }
         let code = SSL_get_error(ssl, result)
         switch code {
         case SSL_ERROR_WANT_READ: return .wouldBlock(.read)
@@ -114,6 +130,39 @@ final class TLSSession {
         return .failed(ClientError(.tlsHandshakeFailed, stage: .transport,
                                    message: "TLS handshake with \(peer) failed: \(queue.firstReason ?? "unknown")",
                                    underlying: queue))
+    }
+
+    /// The host name as RFC 9525 compares it (and RFC 6066 sends it): without one trailing dot.
+    /// A host of only a dot stays as it is: an empty name would make OpenSSL skip the check.
+    static func referenceIdentifier(_ host: String) -> String {
+        host.count > 1 && host.hasSuffix(".") ? String(host.dropLast()) : host
+    }
+
+    /// After a handshake: `.bytes(1)` when the peer's key matches every pin set given (or none is), otherwise
+    /// ``ClientError/Code/publicKeyPinMismatch`` naming the key's `sha256//` pin (public, so safe to print).
+    private func checkPins() -> IOResult {
+        let sets = [context.pins, hostPins].compactMap { $0 }
+        guard !sets.isEmpty else { return .bytes(1) }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var needed: Int32 = 0
+        var key = [UInt8](repeating: 0, count: 1024)
+        var length = c_openssl_peer_spki(ssl, &key, Int32(key.count), &needed, &digest)
+        if length == -2 {
+            key = [UInt8](repeating: 0, count: Int(needed))
+            length = c_openssl_peer_spki(ssl, &key, Int32(key.count), &needed, &digest)
+        }
+        ERR_clear_error()
+        guard length > 0 else {
+            return .failed(ClientError(.publicKeyPinMismatch, stage: .transport,
+                                       message: "\(peer) presented no public key to compare with the pinned keys"))
+        }
+        key.removeSubrange(Int(length)...)
+        guard sets.allSatisfy({ $0.matches(publicKey: key, sha256: digest) }) else {
+            let pin = "sha256//" + Data(digest).base64EncodedString()
+            return .failed(ClientError(.publicKeyPinMismatch, stage: .transport,
+                                       message: "The public key of \(peer) (\(pin)) matches none of the pinned keys"))
+        }
+        return .bytes(1)
     }
 
     /// Reads decrypted bytes.
