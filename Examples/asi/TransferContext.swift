@@ -76,7 +76,7 @@ struct TransferContext: Sendable {
             authenticators: [.digest(), .ntlm(workstation: "WORKSTATION", allowsNTLMv1: auth.allowNTLMv1)],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
             configuration: clientConfiguration)
-        var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls))
+        var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls, fail: output.fail))
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         auth.apply(to: &options, hasUser: request.user != nil)
         options.tunnelsThroughProxy = proxyFlags.proxyTunnel
@@ -159,7 +159,9 @@ struct TransferContext: Sendable {
         return Credential(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
     }
 
-    static func options(request: RequestFlags, transfer: TransferFlags, tls: TLSFlags) -> RequestOptions {
+    static func options(
+        request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, fail: Bool
+    ) -> RequestOptions {
         var options = RequestOptions()
         options.followsRedirects = transfer.location
         options.maxRedirects = transfer.maxRedirects
@@ -168,7 +170,9 @@ struct TransferContext: Sendable {
         if let maxTime = transfer.maxTime { inactivity = min(inactivity, maxTime) }
         options.timeout = .milliseconds(Int64(inactivity * 1000))
         options.connectTimeout = transfer.connectTimeout.map { .milliseconds(Int64($0 * 1000)) }
-        options.retriesOnTimeout = transfer.retry
+        // --retry takes curl's meaning (transient statuses and errors, backoff), not ASIHTTPRequest's
+        // retry-on-timeout, which stays the library's retriesOnTimeout.
+        options.retryPolicy = transfer.retryPolicy(failsOnHTTPError: fail)
         options.allowsCompressedResponse = transfer.compressed
         // --compressed: inflate as the body arrives, so it streams to stdout; otherwise stream it as sent.
         options.inflatesWhenComplete = !transfer.compressed

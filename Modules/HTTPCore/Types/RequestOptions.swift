@@ -9,6 +9,11 @@ public struct RequestOptions: Sendable {
     /// A timeout while the body streams sends the current hop again and the body starts over: a data callback
     /// then sees the first bytes again (a resumable download continues with `Range` instead).
     public var retriesOnTimeout: Int
+    /// When a failed attempt is sent again: transient statuses (503 with `Retry-After`, 429, …) and transport errors,
+    /// with exponential backoff (see ``RetryPolicy``). Default `nil`: the client's
+    /// (`Client.Configuration.retryPolicy`, itself `nil` by default), so only ``retriesOnTimeout`` applies. Checked
+    /// after ``retriesOnTimeout``, which retries a timeout at once.
+    public var retryPolicy: RetryPolicy?
     /// Whether 301, 302, 303, 307 and 308 responses are followed (`shouldRedirect`). Default `true`.
     public var followsRedirects: Bool
     /// How 301 and 302 treat the method. Default ``RedirectBehavior/browser``.
@@ -136,6 +141,7 @@ public struct RequestOptions: Sendable {
         self.timeout = timeout
         self.connectTimeout = nil
         self.retriesOnTimeout = retriesOnTimeout
+        self.retryPolicy = nil
         self.followsRedirects = followsRedirects
         self.redirectBehavior = .browser
         self.maxRedirects = maxRedirects

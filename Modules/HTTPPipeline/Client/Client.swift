@@ -176,6 +176,9 @@ extension Client {
         /// the CPU work of overlapping requests no longer spreads over cores. Set `false` for handlers that block
         /// (a terminal prompt) or for CPU-heavy concurrent work on many cores (decision 0022).
         public var runsOnTransportExecutor = true
+        /// The retry policy of requests whose ``RequestOptions/retryPolicy`` is `nil`. Default `nil`: no retries
+        /// beyond ``RequestOptions/retriesOnTimeout``.
+        public var retryPolicy: RetryPolicy?
 
         /// Creates settings with the defaults.
         /// - Parameters:

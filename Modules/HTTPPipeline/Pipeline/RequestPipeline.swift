@@ -40,6 +40,8 @@ struct RequestPipeline: Sendable {
         var proxyAuthState = AuthenticationStage.State()
         var cacheState = CacheState()
         var bodyGuard = BodyResendGuard()
+        // RETRY POLICY (RetryState.swift): transient statuses and errors under the request's RetryPolicy.
+        var retries = try RetryState(policy: request.options.retryPolicy ?? client.configuration.retryPolicy)
         func info(connectionID: UInt64?, fromCache: Bool, cookies: [Cookie]) -> ExchangeInfo {
             var info = ExchangeInfo(
                 requestID: id, originalURL: originalURL, finalRequest: current, redirectCount: redirectCount,
@@ -64,10 +66,19 @@ struct RequestPipeline: Sendable {
             guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout,
                 bodyGuard.mayRetry(current)
             else {
-                return false
+                return retryingByPolicy(.error(error))
             }
             retryCount += 1
             logger.debug("timed out; retrying", metadata: ["retry": "\(retryCount)"])
+            return true
+        }
+        /// RETRY POLICY: whether the request's ``RetryPolicy`` sends the hop again after `outcome`; counts the retry.
+        func retryingByPolicy(_ outcome: RetryOutcome) -> Bool {
+            guard retries.schedules(after: outcome, for: current, mayResend: bodyGuard.mayRetry(current)) else {
+                return false
+            }
+            retryCount += 1
+            logger.debug("retrying", metadata: ["retry": "\(retryCount)", "wait": "\(retries.pendingWait ?? .zero)"])
             return true
         }
 
@@ -75,6 +86,7 @@ struct RequestPipeline: Sendable {
         var withholdsBody = current.options.withholdsBodyUntilChallenged && current.options.credential != nil
             && !current.options.presentsCredentialsBeforeChallenge && (current.body.map { $0.length != 0 } ?? false)
         while true {
+            try await retries.waitIfScheduled()  // RETRY POLICY: the backoff chosen when the last attempt failed
             var hop = current
             if withholdsBody { hop.body = .bytes([]) }
             try await prepare(&hop, authentication: authentication, authState: &authState)
@@ -141,6 +153,13 @@ struct RequestPipeline: Sendable {
                 try await staged(.cookies) { try await client.cookies.store(cookies, receivedFrom: hop.cookieURL) }
             }
 
+            // RETRY POLICY: a transient status (503, 429, ...) is sent again after its wait.
+            if !fromCache,
+                retryingByPolicy(.status(response.status.code, retryAfter: response.headerFields[.retryAfter]))
+            {
+                await response.body.discard()
+                continue
+            }
             if isProxyChallenge {
                 logger.debug("proxy challenged", metadata: ["proxy": "\(response.route)"])
                 if try await answering(current, {
