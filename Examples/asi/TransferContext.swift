@@ -1,6 +1,7 @@
 import FoundationEssentials
 import BrotliCodec
 import GzipCodec
+import HSTSFile
 import HTTPAuthentication
 import HTTPCore
 import HTTPPipeline
@@ -17,6 +18,8 @@ import Glibc
 struct TransferContext: Sendable {
     let client: Client
     let cookies: CookieSession
+    /// `--hsts FILE`: the HSTS hosts, read at the start and written at the end.
+    let hsts: HSTSFileStore?
     let builder: RequestBuilder
     let bar: TerminalProgressBar<ContinuousClock>?
     /// Whether each serial transfer shows curl's progress meter (``ProgressMeter``).
@@ -41,6 +44,11 @@ struct TransferContext: Sendable {
         var warnings = logger
         warnings.logLevel = max(logger.logLevel, .warning)
         cookies = try CookieSession(flags: cookie, logger: warnings)
+        do {
+            hsts = try tls.hsts.map { try HSTSFileStore(path: $0) }
+        } catch {
+            throw TransferFailure(26, "Cannot read the HSTS file: \((error as? ClientError)?.message ?? "\(error)")")
+        }
         let sources = try CredentialSources(credentialSources)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
@@ -67,7 +75,7 @@ struct TransferContext: Sendable {
         if let signer { middleware.append(signer) }  // --aws-sigv4 signs what is sent, after the changes above
         if output.verbosity > 0 { middleware.append(VerboseExchange()) }  // -v: each hop as it goes out
         client = Client(
-            transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
+            transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store, hsts: hsts,
             persistentCredentials: sources.keyring,
             middleware: middleware,
             // curl's Accept-Encoding: deflate, gzip, br, zstd; br and zstd only when their libraries load.
@@ -129,10 +137,16 @@ struct TransferContext: Sendable {
         bar?.finish()
         do {
             try cookies.save()
+            try hsts?.save()
             return nil
-        } catch {
+        } catch let error as TransferFailure {
             report(error)
             return error
+        } catch {
+            let reason = (error as? ClientError)?.message ?? "\(error)"
+            let failure = TransferFailure(23, "Cannot write the HSTS file: \(reason)")
+            report(failure)
+            return failure
         }
     }
 

@@ -26,6 +26,9 @@ public struct Client: Sendable {
     public let cache: (any CacheStore)?
     /// Keeps cookies; ``MemoryCookieJar`` by default.
     public let cookies: any CookieStore
+    /// Keeps the hosts that sent `Strict-Transport-Security`, whose `http` URLs are then sent as `https`
+    /// (RFC 6797); `nil` (no HSTS) by default. ``MemoryHSTSStore``, or `HSTSFileStore` for curl's file.
+    public let hsts: (any HSTSStore)?
     /// Keeps credentials that worked for the life of the client; ``SessionCredentialStore`` by default
     /// (ASIHTTPRequest's session store, used when ``RequestOptions/usesCredentialStore`` is on).
     public let credentials: any CredentialStore
@@ -58,6 +61,7 @@ public struct Client: Sendable {
     ///   - transport: Sends requests over the network, for example `.posix()` from SocketTransport.
     ///   - cache: Keeps responses; nothing is cached by default.
     ///   - cookies: Keeps cookies; an in-memory jar by default.
+    ///   - hsts: Keeps HSTS hosts and upgrades requests to them; none by default.
     ///   - credentials: Keeps credentials that worked; in memory by default.
     ///   - persistentCredentials: Keeps credentials across launches for requests that ask; none by default.
     ///   - middleware: Wraps every transport call, outermost first.
@@ -70,6 +74,7 @@ public struct Client: Sendable {
         transport: any Transport,
         cache: (any CacheStore)? = nil,
         cookies: any CookieStore = MemoryCookieJar(),
+        hsts: (any HSTSStore)? = nil,
         credentials: any CredentialStore = SessionCredentialStore(),
         persistentCredentials: (any CredentialStore)? = nil,
         middleware: [any Middleware] = [],
@@ -82,6 +87,7 @@ public struct Client: Sendable {
         self.transport = transport
         self.cache = cache
         self.cookies = cookies
+        self.hsts = hsts
         self.credentials = credentials
         self.persistentCredentials = persistentCredentials
         self.middleware = middleware
@@ -97,6 +103,7 @@ public struct Client: Sendable {
         var plugins: [any PluginLifecycle] = [transport]
         if let cache { plugins.append(cache) }
         plugins.append(cookies)
+        if let hsts { plugins.append(hsts) }
         plugins.append(credentials)
         if let persistentCredentials { plugins.append(persistentCredentials) }
         if let bandwidth { plugins.append(bandwidth) }

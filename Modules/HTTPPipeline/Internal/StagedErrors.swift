@@ -22,7 +22,7 @@ func staged<T>(_ stage: @autoclosure () -> ClientError.Stage, _ body: () async t
 private func code(for stage: ClientError.Stage) -> ClientError.Code {
     switch stage {
     case .transport: .connectFailed
-    case .cache, .credentials, .cookies: .storageFailed
+    case .cache, .credentials, .cookies, .hsts: .storageFailed
     case .codec: .compressionFailed
     case .pipeline: .internalError
     default: .middlewareFailed

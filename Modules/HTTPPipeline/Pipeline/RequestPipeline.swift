@@ -87,6 +87,7 @@ struct RequestPipeline: Sendable {
             && !current.options.presentsCredentialsBeforeChallenge && (current.body.map { $0.length != 0 } ?? false)
         while true {
             try await retries.waitIfScheduled()  // RETRY POLICY: the backoff chosen when the last attempt failed
+            current = try await HSTSStage.upgraded(current, store: client.hsts)  // HSTS: http to a known host is https
             var hop = current
             if withholdsBody { hop.body = .bytes([]) }
             try await prepare(&hop, authentication: authentication, authState: &authState)
@@ -144,6 +145,7 @@ struct RequestPipeline: Sendable {
                 relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
                 logger.debug("response", metadata: ["status": "\(response.status.code)"])
                 if cache.isEnabled { try await cache.invalidate(after: response, for: hop) }
+                try await HSTSStage.record(response, for: hop, store: client.hsts)  // HSTS: Strict-Transport-Security
             }
             // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
             let isProxyChallenge = response.status.code == 407 && response.isFromProxy
