@@ -52,6 +52,9 @@ struct TransferContext: Sendable {
         let sources = try CredentialSources(credentialSources)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
+        if let milliseconds = connection.happyEyeballsTimeout {
+            transport.happyEyeballsDelay = .milliseconds(max(milliseconds, 0))  // curl takes a negative as 0 too
+        }
         // -x first, then --pac, then the environment.
         let pacResolver = proxyFlags.proxy == nil ? pac.resolver(logger: warnings) : nil
         let proxy = pacResolver == nil ? try proxyFlags.resolver(environment: environment) : nil

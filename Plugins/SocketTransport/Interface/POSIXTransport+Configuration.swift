@@ -42,6 +42,13 @@ extension POSIXTransport {
         /// 100 fields, 16 KiB per line, 100 interim responses. Raise them for a server that sends larger heads;
         /// breaking one fails the request with ``HTTPCore/ClientError/Code/protocolViolation``.
         public var responseLimits: HTTP1Limits
+        /// How long a connect attempt runs before the next address is tried beside it (Happy Eyeballs v2, RFC 8305
+        /// §5's "Connection Attempt Delay"; curl's `--happy-eyeballs-timeout-ms`). The resolver's addresses are
+        /// tried IPv6 and IPv4 alternately, IPv6 first; the first connection wins and the other attempts are
+        /// closed, so an address that silently drops packets costs this delay, not the connect timeout. A failed
+        /// attempt starts the next one at once. Default 250 ms (RFC 8305's recommendation); zero starts every
+        /// address at once.
+        public var happyEyeballsDelay: Duration
 
         /// Creates a configuration.
         /// - Parameters:
@@ -71,6 +78,7 @@ extension POSIXTransport {
             self.proxyTLS = proxyTLS
             self.proxyParkingDuration = proxyParkingDuration
             self.responseLimits = responseLimits
+        self.happyEyeballsDelay = .milliseconds(250)
         }
     }
 }
