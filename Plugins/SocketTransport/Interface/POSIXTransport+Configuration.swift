@@ -60,6 +60,7 @@ extension POSIXTransport {
         ///   - proxyTLS: The TLS settings for connections to HTTPS proxies.
         ///   - proxyParkingDuration: How long an unreachable proxy goes to the end of the route list.
         ///   - responseLimits: The size limits of response heads.
+        ///   - happyEyeballsDelay: How long a connect attempt runs before the next address is tried beside it.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
@@ -68,7 +69,8 @@ extension POSIXTransport {
             addressOverrides: [String: String] = [:],
             proxyTLS: TLSOptions = TLSOptions(),
             proxyParkingDuration: Duration = .seconds(30),
-            responseLimits: HTTP1Limits = HTTP1Limits()
+            responseLimits: HTTP1Limits = HTTP1Limits(),
+            happyEyeballsDelay: Duration = .milliseconds(250)
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -78,7 +80,7 @@ extension POSIXTransport {
             self.proxyTLS = proxyTLS
             self.proxyParkingDuration = proxyParkingDuration
             self.responseLimits = responseLimits
-        self.happyEyeballsDelay = .milliseconds(250)
+        self.happyEyeballsDelay = happyEyeballsDelay
         }
     }
 }
