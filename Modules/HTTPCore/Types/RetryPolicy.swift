@@ -11,7 +11,8 @@ public import HTTPTypes
 /// shortened at random by up to `jitter` of itself. A `Retry-After` field (seconds or an HTTP date) on a retried
 /// status makes the wait at least that long; one longer than ``maxRetryAfter`` makes the response final instead.
 /// A body is sent again only when it can be (``RequestBody/isReplayable``); a one-time stream already sent ends
-/// the retries and the last response or error stands.
+/// the retries and the last response or error stands. An error while `Client.send(_:)` reads the response body is
+/// retried like one before the head, as ``RequestOptions/retriesOnTimeout`` does: the body starts over.
 ///
 /// ```swift
 /// var request = Request(url: URL(string: "https://api.example/items")!)
