@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Throttle", targets: ["Throttle"]),
         .library(name: "PublicSuffix", targets: ["PublicSuffix"]),
         .library(name: "CookieFile", targets: ["CookieFile"]),
+        .library(name: "HSTSFile", targets: ["HSTSFile"]),
         .library(name: "HTTPAuthentication", targets: ["HTTPAuthentication"]),
         .library(name: "DiskCache", targets: ["DiskCache"]),
         .library(name: "ProxyPAC", targets: ["ProxyPAC"]),
@@ -89,6 +90,8 @@ let package = Package(
             dependencies: ["HTTPCore", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/CookieFile"
         ),
+        // An HSTSStore in curl's HSTS cache file (`curl --hsts FILE`), written atomically as CookieFile writes its jar.
+        .target(name: "HSTSFile", dependencies: ["HTTPCore"], path: "Plugins/HSTSFile"),
         // Digest (RFC 7616) and NTLMv2 (MS-NLMP) authenticators; hashes from OpenSSL, MD4 written out.
         .target(name: "HTTPAuthentication", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/HTTPAuthentication"),
         .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
@@ -152,7 +155,7 @@ let package = Package(
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
                 "HTTPAuthentication", "FileKeyring", "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC",
-                "S3",
+                "S3", "HSTSFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -243,6 +246,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/CookieFileTests"
+        ),
+        .testTarget(
+            name: "HSTSFileTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "HSTSFile", "SocketTransport", "TestSupport"],
+            path: "Tests/HSTSFileTests"
         ),
         .testTarget(
             name: "HTTPAuthenticationTests",

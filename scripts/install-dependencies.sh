@@ -40,6 +40,8 @@ packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
 if [ "${1:-}" != "--build-only" ]; then
     packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl strace media-types publicsuffix libxml2
         libpsl5 libbrotli1 libzstd1 brotli zstd)
+    # ip, for the Happy Eyeballs test's private network namespace (a veth pair and a blackholed IPv6 neighbour).
+    packages+=(iproute2)
     # The Python peers come from PyPI through pip; Debian's python3-pip where the machine's python3 has none.
     if ! python3 -m pip --version >/dev/null 2>&1; then packages+=(python3 python3-pip); fi
 fi

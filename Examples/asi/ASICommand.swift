@@ -18,7 +18,7 @@ struct ASICommand: AsyncParsableCommand {
               (ASIKit's own default is to follow them.)
             - -m limits the total time of one URL's transfer, as in curl.
               ASIKit's own timeout is an inactivity timeout: -y/--speed-time
-              (default 10 s), retried --retry times.
+              (default 10 s). --retry retries transient errors as curl's does.
             - --compressed is on by default; --no-compressed turns it off.
             - --no-keepalive closes each connection after its request.
             - Cookies are kept only with -b or -c.
@@ -88,6 +88,9 @@ struct ASICommand: AsyncParsableCommand {
         _ = try aws.middleware(user: request.user, url: urls.first)  // --aws-sigv4 without -u KEY:SECRET: usage
         if output.parallelMax < 1 { throw ValidationError("--parallel-max must be at least 1.") }
         if transfer.maxRedirects < 0 || transfer.retry < 0 { throw ValidationError("Counts cannot be negative.") }
+        if (transfer.retryDelay ?? 0) < 0 || (transfer.retryMaxTime ?? 0) < 0 {
+            throw ValidationError("--retry-delay and --retry-max-time cannot be negative.")
+        }
         if output.outputs.count > urls.count { throw ValidationError("More -o files than URLs.") }
         if cache.directory == nil && (cache.permanent || cache.clearSession) {
             throw ValidationError("--cache-permanent and --cache-clear-session need --cache DIR.")

@@ -11,6 +11,13 @@ struct ConnectionFlags: ParsableArguments {
             valueName: "host:port:addr"))
     var resolve: [String] = []
 
+    @Option(
+        name: .customLong("happy-eyeballs-timeout-ms"),
+        help: ArgumentHelp(
+            "Start the next address (IPv6 and IPv4 alternate, IPv6 first) after this many ms (default 250).",
+            valueName: "ms"))
+    var happyEyeballsTimeout: Int?
+
     /// The `--resolve` entries as ``POSIXTransport/Configuration/addressOverrides``.
     /// - Throws: `ValidationError` for an entry that is not `HOST:PORT:ADDR`.
     func addressOverrides() throws -> [String: String] {

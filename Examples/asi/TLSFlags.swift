@@ -20,6 +20,13 @@ struct TLSFlags: ParsableArguments {
     var caCertificate: String?
 
     @Option(
+        name: .customLong("hsts"),
+        help: ArgumentHelp(
+            "Keep Strict-Transport-Security hosts in this file (curl's format) and send http:// to them as https://.",
+            valueName: "file"))
+    var hsts: String?
+
+    @Option(
         name: [.customShort("E"), .customLong("cert")],
         help: ArgumentHelp("The client certificate (PEM, or a PKCS#12 bundle with --cert-type P12).", valueName: "file")
     )

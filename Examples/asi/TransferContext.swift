@@ -1,6 +1,7 @@
 import FoundationEssentials
 import BrotliCodec
 import GzipCodec
+import HSTSFile
 import HTTPAuthentication
 import HTTPCore
 import HTTPPipeline
@@ -17,6 +18,8 @@ import Glibc
 struct TransferContext: Sendable {
     let client: Client
     let cookies: CookieSession
+    /// `--hsts FILE`: the HSTS hosts, read at the start and written at the end.
+    let hsts: HSTSFileStore?
     let builder: RequestBuilder
     let bar: TerminalProgressBar<ContinuousClock>?
     /// Whether each serial transfer shows curl's progress meter (``ProgressMeter``).
@@ -41,9 +44,17 @@ struct TransferContext: Sendable {
         var warnings = logger
         warnings.logLevel = max(logger.logLevel, .warning)
         cookies = try CookieSession(flags: cookie, logger: warnings)
+        do {
+            hsts = try tls.hsts.map { try HSTSFileStore(path: $0) }
+        } catch {
+            throw TransferFailure(26, "Cannot read the HSTS file: \((error as? ClientError)?.message ?? "\(error)")")
+        }
         let sources = try CredentialSources(credentialSources)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
+        if let milliseconds = connection.happyEyeballsTimeout {
+            transport.happyEyeballsDelay = .milliseconds(max(milliseconds, 0))  // curl takes a negative as 0 too
+        }
         // -x first, then --pac, then the environment.
         let pacResolver = proxyFlags.proxy == nil ? pac.resolver(logger: warnings) : nil
         let proxy = pacResolver == nil ? try proxyFlags.resolver(environment: environment) : nil
@@ -68,7 +79,7 @@ struct TransferContext: Sendable {
         if let signer { middleware.append(signer) }  // --aws-sigv4 signs what is sent, after the changes above
         if output.verbosity > 0 { middleware.append(VerboseExchange()) }  // -v: each hop as it goes out
         client = Client(
-            transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store,
+            transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store, hsts: hsts,
             persistentCredentials: sources.keyring,
             middleware: middleware,
             // curl's Accept-Encoding: deflate, gzip, br, zstd; br and zstd only when their libraries load.
@@ -77,7 +88,7 @@ struct TransferContext: Sendable {
             authenticators: [.digest(), .ntlm(workstation: "WORKSTATION", allowsNTLMv1: auth.allowNTLMv1)],
             bandwidth: try bandwidth.limiter(verbose: output.verbosity > 0),
             configuration: clientConfiguration)
-        var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls))
+        var options = cache.applied(to: Self.options(request: request, transfer: transfer, tls: tls, fail: output.fail))
         options.maxBandwidthPerSecond = bandwidth.limitRate?.limit
         options.tls.pinnedPublicKeys = try tls.pins()
         auth.apply(to: &options, hasUser: request.user != nil)
@@ -131,10 +142,16 @@ struct TransferContext: Sendable {
         bar?.finish()
         do {
             try cookies.save()
+            try hsts?.save()
             return nil
-        } catch {
+        } catch let error as TransferFailure {
             report(error)
             return error
+        } catch {
+            let reason = (error as? ClientError)?.message ?? "\(error)"
+            let failure = TransferFailure(23, "Cannot write the HSTS file: \(reason)")
+            report(failure)
+            return failure
         }
     }
 
@@ -161,7 +178,9 @@ struct TransferContext: Sendable {
         return Credential(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
     }
 
-    static func options(request: RequestFlags, transfer: TransferFlags, tls: TLSFlags) -> RequestOptions {
+    static func options(
+        request: RequestFlags, transfer: TransferFlags, tls: TLSFlags, fail: Bool
+    ) -> RequestOptions {
         var options = RequestOptions()
         options.followsRedirects = transfer.location
         options.maxRedirects = transfer.maxRedirects
@@ -170,7 +189,9 @@ struct TransferContext: Sendable {
         if let maxTime = transfer.maxTime { inactivity = min(inactivity, maxTime) }
         options.timeout = .milliseconds(Int64(inactivity * 1000))
         options.connectTimeout = transfer.connectTimeout.map { .milliseconds(Int64($0 * 1000)) }
-        options.retriesOnTimeout = transfer.retry
+        // --retry takes curl's meaning (transient statuses and errors, backoff), not ASIHTTPRequest's
+        // retry-on-timeout, which stays the library's retriesOnTimeout.
+        options.retryPolicy = transfer.retryPolicy(failsOnHTTPError: fail)
         options.allowsCompressedResponse = transfer.compressed
         // --compressed: inflate as the body arrives, so it streams to stdout; otherwise stream it as sent.
         options.inflatesWhenComplete = !transfer.compressed

@@ -34,8 +34,28 @@ struct TransferFlags: ParsableArguments {
             valueName: "seconds"))
     var speedTime: Double?
 
-    @Option(name: .customLong("retry"), help: ArgumentHelp("Send again up to N times after a timeout.", valueName: "n"))
+    @Option(
+        name: .customLong("retry"),
+        help: ArgumentHelp(
+            "Retry up to N times after a transient error (a timeout, 408, 429, 500, 502, 503, 504), as curl does.",
+            valueName: "n"))
     var retry = 0
+
+    @Option(
+        name: .customLong("retry-delay"),
+        help: ArgumentHelp("Wait this long between retries instead of 1 s doubling.", valueName: "seconds"))
+    var retryDelay: Double?
+
+    @Option(
+        name: .customLong("retry-max-time"),
+        help: ArgumentHelp("Start no retry after this many seconds from the first attempt.", valueName: "seconds"))
+    var retryMaxTime: Double?
+
+    @Flag(name: .customLong("retry-all-errors"), help: "Retry on every error (and HTTP >= 400 with -f).")
+    var retryAllErrors = false
+
+    @Flag(name: .customLong("retry-connrefused"), help: "Retry when the connection is refused, too.")
+    var retryConnectionRefused = false
 
     @Flag(
         inversion: .prefixedNo,

@@ -33,6 +33,15 @@ import Testing
         #expect(await Task.detached { values.2.matches(host: "a.example", port: 80) }.value)
     }
 
+    @Test func retryAndHSTSValuesAreSendable() async {
+        var storage = HSTSStorage()
+        storage.update(HSTSEntry(host: "a.example", includesSubdomains: true, expires: .distantFuture), at: Date())
+        let values = (RetryPolicy(), storage)
+        let answer = await Task.detached { (values.0.maxAttempts, values.1.entry(covering: "b.a.example", at: Date())) }
+            .value
+        #expect(answer.0 == 3 && answer.1?.host == "a.example")
+    }
+
     @Test func bandwidthTransferIsSendable() async {
         let transfer = BandwidthTransfer(requestID: .next(), direction: .download, limit: 14_800)
         let limit = await Task.detached { transfer.limit }.value

@@ -175,6 +175,7 @@ import Testing
             "RequestOptions.maxBandwidthPerSecond": render(options.maxBandwidthPerSecond),
             "RequestOptions.proxyResolver": options.proxyResolver == nil ? "nil" : "set",
             "RequestOptions.tunnelsThroughProxy": String(options.tunnelsThroughProxy),
+            "RequestOptions.retryPolicy": render(options.retryPolicy),
             "DownloadOptions.temporaryPath": render(DownloadOptions(destinationPath: "/tmp/x").temporaryPath),
             "DownloadOptions.allowsResume": String(DownloadOptions(destinationPath: "/tmp/x").allowsResume),
             "RequestBody.fileChunkSize": render(bytes: RequestBody.fileChunkSize),
@@ -183,6 +184,7 @@ import Testing
         defaults.merge(queueAndProgressDefaults()) { $1 }
         defaults.merge(try await formDefaults()) { $1 }
         defaults.merge(try pluginDefaults()) { $1 }
+        defaults.merge(retryPolicyDefaults()) { $1 }
         return defaults
     }
 
@@ -206,6 +208,8 @@ import Testing
             "Client.authenticators": client.authenticators.isEmpty ? "[]" : "\(client.authenticators.count)",
             "Client.progress": client.progress.map { typeName($0) } ?? "nil",
             "Client.bandwidth": client.bandwidth.map { typeName($0) } ?? "nil",
+            "Client.hsts": client.hsts.map { typeName($0) } ?? "nil",
+            "Client.Configuration.retryPolicy": render(configuration.retryPolicy),
             "Client.Configuration.userAgent": configuration.userAgent,
             "Client.Configuration.authenticationHandler": configuration.authenticationHandler == nil ? "nil" : "set",
             "Client.Configuration.maxBodySize": render(bytes: configuration.maxBodySize),
@@ -217,6 +221,27 @@ import Testing
             "Client.Configuration.runsOnTransportExecutor": "\(configuration.runsOnTransportExecutor)",
             "Client.callbackQueue": Client.callbackQueue.label,
             "ClientResponse.text(defaultEncoding:)": encodings.first { $0.1.decode(sample) == text }?.0 ?? "unknown",
+        ]
+    }
+
+    static func retryPolicyDefaults() -> [String: String] {
+        let policy = RetryPolicy()
+        let methods = policy.methods == RetryPolicy.idempotentMethods
+            && policy.methods == [.get, .head, .put, .delete, .options, .trace]
+        return [
+            "RetryPolicy.maxAttempts": String(policy.maxAttempts),
+            "RetryPolicy.methods": methods ? "idempotent" : render(policy.methods),
+            "RetryPolicy.statuses": policy.statuses.sorted().map(String.init).joined(separator: ", "),
+            "RetryPolicy.errors": policy.errors.map(\.description).sorted().joined(separator: ", "),
+            "RetryPolicy.retriesRefusedConnections": String(policy.retriesRefusedConnections),
+            "RetryPolicy.retriesAllErrors": String(policy.retriesAllErrors),
+            "RetryPolicy.initialDelay": render(policy.initialDelay),
+            "RetryPolicy.multiplier": String(policy.multiplier),
+            "RetryPolicy.maxDelay": render(policy.maxDelay),
+            "RetryPolicy.jitter": String(policy.jitter),
+            "RetryPolicy.honoursRetryAfter": String(policy.honoursRetryAfter),
+            "RetryPolicy.maxRetryAfter": render(policy.maxRetryAfter),
+            "RetryPolicy.maxDuration": render(policy.maxDuration),
         ]
     }
 
@@ -292,6 +317,7 @@ import Testing
             prefixTransport + "proxyParkingDuration": render(try duration(transport["proxyParkingDuration"])),
             prefixTransport + "responseLimits": transport["responseLimits"] ?? "missing",
             prefixTransport + "pinnedPublicKeys": transport["pinnedPublicKeys"] ?? "missing",
+            prefixTransport + "happyEyeballsDelay": render(try duration(transport["happyEyeballsDelay"])),
             "HTTP1Limits.maxHeadBytes": render(bytes: try evaluate(http1["maxHeadBytes"])),
             "HTTP1Limits.maxHeaderCount": render(try evaluate(http1["maxHeaderCount"])),
             "HTTP1Limits.maxLineLength": render(bytes: try evaluate(http1["maxLineLength"])),

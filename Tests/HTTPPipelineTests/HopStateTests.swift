@@ -7,25 +7,25 @@ import Testing
 @Suite struct HopStateTests {
     static let url = URL(string: "http://example.com/a")!
 
-    static func state(_ configure: (inout Request) -> Void = { _ in }, cache: Bool = false) -> HopState {
+    static func state(_ configure: (inout Request) -> Void = { _ in }, cache: Bool = false) throws -> HopState {
         var request = Request(url: url)
         configure(&request)
         return HopState(request, looksUpCache: cache)
     }
 
     @Test func aPlainResponseIsDeliveredWithNothingToSave() throws {
-        var state = Self.state()
+        var state = try Self.state()
         let decision = try state.next(afterStatus: .ok, location: nil, isFromProxy: false, fromCache: false)
         #expect(decision == HopDecision(action: .deliver))
         #expect(state.redirectCount == 0)
     }
 
     @Test func withoutACacheNoHopWaitsForALookupEvenAfterARedirect() throws {
-        var state = Self.state()
+        var state = try Self.state()
         #expect(!state.cache.needsLookup)
         _ = try state.next(afterStatus: .found, location: "/b", isFromProxy: false, fromCache: false)
         #expect(!state.cache.needsLookup)
-        var cached = Self.state(cache: true)
+        var cached = try Self.state(cache: true)
         #expect(cached.cache.needsLookup)
         cached.cache.needsLookup = false
         _ = try cached.next(afterStatus: .found, location: "/b", isFromProxy: false, fromCache: false)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func aRedirectIsTakenCountedAndEndsPastTheLimit() throws {
-        var state = Self.state { $0.options.maxRedirects = 2 }
+        var state = try Self.state { $0.options.maxRedirects = 2 }
         let first = try state.next(afterStatus: .movedPermanently, location: "/b", isFromProxy: false, fromCache: false)
         #expect(first.action == .redirect)
         #expect(state.current.url.absoluteString == "http://example.com/b")
@@ -45,14 +45,14 @@ import Testing
     }
 
     @Test func aRedirectIsDeliveredWhenTheRequestDoesNotFollow() throws {
-        var state = Self.state { $0.options.followsRedirects = false }
+        var state = try Self.state { $0.options.followsRedirects = false }
         let decision = try state.next(afterStatus: .found, location: "/b", isFromProxy: false, fromCache: false)
         #expect(decision.action == .deliver)
         #expect(state.current.url == Self.url)
     }
 
     @Test func aProxysChallengeComesFirstAndAnOriginsOnlyFromTheOrigin() throws {
-        var state = Self.state()
+        var state = try Self.state()
         let proxy = try state.next(afterStatus: .proxyAuthenticationRequired, location: nil, isFromProxy: true,
                                    fromCache: false)
         #expect(proxy == HopDecision(action: .answerProxyChallenge))
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aCredentialThatWasAcceptedIsSavedBeforeTheRedirect() throws {
-        var state = Self.state()
+        var state = try Self.state()
         state.authentication.credential = Credential(user: "u", password: "p")
         let decision = try state.next(afterStatus: .seeOther, location: "/done", isFromProxy: false, fromCache: false)
         #expect(decision.savesCredential)
@@ -80,13 +80,13 @@ import Testing
             $0.options.presentsCredentialsBeforeChallenge = false
             $0.options.credential = Credential(user: "u", password: "p")
         }
-        var accepted = Self.state(withheld)
+        var accepted = try Self.state(withheld)
         #expect(accepted.nextHop.body?.length == 0, "the probe goes without its body")
         let again = try accepted.next(afterStatus: .ok, location: nil, isFromProxy: false, fromCache: false)
         #expect(again.action == .sendAgain)
         #expect(accepted.nextHop.body?.length == 7, "then with it")
 
-        var challenged = Self.state(withheld)
+        var challenged = try Self.state(withheld)
         let answer = try challenged.next(afterStatus: .unauthorized, location: nil, isFromProxy: false,
                                          fromCache: false)
         #expect(answer.action == .answerChallenge)
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func aNotModifiedAnswerRevalidatesOnlyAnEntryBeingRevalidated() throws {
-        var state = Self.state(cache: true)
+        var state = try Self.state(cache: true)
         let unconditional = try state.next(afterStatus: .notModified, location: nil, isFromProxy: false,
                                            fromCache: false)
         #expect(unconditional.action == .deliver)
@@ -110,8 +110,8 @@ import Testing
         #expect(state.cache.revalidating == nil && state.cache.fallback == nil)
     }
 
-    @Test func onlyATimeoutIsRetriedAndOnlyWhileRetriesRemain() {
-        var state = Self.state { $0.options.retriesOnTimeout = 1 }
+    @Test func onlyATimeoutIsRetriedAndOnlyWhileRetriesRemain() throws {
+        var state = try Self.state { $0.options.retriesOnTimeout = 1 }
         let refused = state.retrying(after: ClientError(.connectFailed, message: "refused"))
         let first = state.retrying(after: ClientError(.timedOut, message: "slow"))
         #expect(!refused && first && state.retryCount == 1)

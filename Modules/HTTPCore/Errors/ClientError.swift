@@ -44,7 +44,7 @@ extension ClientError {
     /// The part of the pipeline an error came from.
     public struct Stage: Sendable, Hashable, CustomStringConvertible {
         private enum Base: Hashable, Sendable {
-            case transport, cache, credentials, cookies, codec, pipeline, middleware(String)
+            case transport, cache, credentials, cookies, hsts, codec, pipeline, middleware(String)
         }
         private let base: Base
 
@@ -56,6 +56,8 @@ extension ClientError {
         public static let credentials = Stage(base: .credentials)
         /// The cookie store.
         public static let cookies = Stage(base: .cookies)
+        /// The HSTS store (``HSTSStore``).
+        public static let hsts = Stage(base: .hsts)
         /// A content codec (compression).
         public static let codec = Stage(base: .codec)
         /// The pipeline's own rules (redirects, request building).
@@ -72,6 +74,7 @@ extension ClientError {
             case .cache: "cache"
             case .credentials: "credentials"
             case .cookies: "cookies"
+            case .hsts: "hsts"
             case .codec: "codec"
             case .pipeline: "pipeline"
             case .middleware(let name): "middleware(\(name))"

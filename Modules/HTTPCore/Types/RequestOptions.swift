@@ -7,6 +7,7 @@ public struct RequestOptions: Sendable {
         var timeout: Duration? = .seconds(10)
         var connectTimeout: Duration? = nil
         var retriesOnTimeout: Int = 0
+        var retryPolicy: RetryPolicy? = nil
         var followsRedirects: Bool = true
         var redirectBehavior: RedirectBehavior = .browser
         var maxRedirects: Int = 5
@@ -47,6 +48,7 @@ public struct RequestOptions: Sendable {
             timeout = other.timeout
             connectTimeout = other.connectTimeout
             retriesOnTimeout = other.retriesOnTimeout
+            retryPolicy = other.retryPolicy
             followsRedirects = other.followsRedirects
             redirectBehavior = other.redirectBehavior
             maxRedirects = other.maxRedirects
@@ -108,6 +110,14 @@ public struct RequestOptions: Sendable {
     public var retriesOnTimeout: Int {
         get { storage.retriesOnTimeout }
         set { uniqueStorage().retriesOnTimeout = newValue }
+    }
+    /// When a failed attempt is sent again: transient statuses (503 with `Retry-After`, 429, …) and transport errors,
+    /// with exponential backoff (see ``RetryPolicy``). Default `nil`: the client's
+    /// (`Client.Configuration.retryPolicy`, itself `nil` by default), so only ``retriesOnTimeout`` applies. Checked
+    /// after ``retriesOnTimeout``, which retries a timeout at once.
+    public var retryPolicy: RetryPolicy? {
+        get { storage.retryPolicy }
+        set { uniqueStorage().retryPolicy = newValue }
     }
     /// Whether 301, 302, 303, 307 and 308 responses are followed (`shouldRedirect`). Default `true`.
     public var followsRedirects: Bool {

@@ -26,6 +26,9 @@ public struct Client: Sendable {
     public let cache: (any CacheStore)?
     /// Keeps cookies; ``MemoryCookieJar`` by default.
     public let cookies: any CookieStore
+    /// Keeps the hosts that sent `Strict-Transport-Security`, whose `http` URLs are then sent as `https`
+    /// (RFC 6797); `nil` (no HSTS) by default. ``MemoryHSTSStore``, or `HSTSFileStore` for curl's file.
+    public let hsts: (any HSTSStore)?
     /// Keeps credentials that worked for the life of the client; ``SessionCredentialStore`` by default
     /// (ASIHTTPRequest's session store, used when ``RequestOptions/usesCredentialStore`` is on).
     public let credentials: any CredentialStore
@@ -60,6 +63,7 @@ public struct Client: Sendable {
     ///   - transport: Sends requests over the network, for example `.posix()` from SocketTransport.
     ///   - cache: Keeps responses; nothing is cached by default.
     ///   - cookies: Keeps cookies; an in-memory jar by default.
+    ///   - hsts: Keeps HSTS hosts and upgrades requests to them; none by default.
     ///   - credentials: Keeps credentials that worked; in memory by default.
     ///   - persistentCredentials: Keeps credentials across launches for requests that ask; none by default.
     ///   - middleware: Wraps every transport call, outermost first.
@@ -72,6 +76,7 @@ public struct Client: Sendable {
         transport: any Transport,
         cache: (any CacheStore)? = nil,
         cookies: any CookieStore = MemoryCookieJar(),
+        hsts: (any HSTSStore)? = nil,
         credentials: any CredentialStore = SessionCredentialStore(),
         persistentCredentials: (any CredentialStore)? = nil,
         middleware: [any Middleware] = [],
@@ -84,6 +89,7 @@ public struct Client: Sendable {
         self.transport = transport
         self.cache = cache
         self.cookies = cookies
+        self.hsts = hsts
         self.credentials = credentials
         self.persistentCredentials = persistentCredentials
         self.middleware = middleware
@@ -100,6 +106,7 @@ public struct Client: Sendable {
         var plugins: [any PluginLifecycle] = [transport]
         if let cache { plugins.append(cache) }
         plugins.append(cookies)
+        if let hsts { plugins.append(hsts) }
         plugins.append(credentials)
         if let persistentCredentials { plugins.append(persistentCredentials) }
         if let bandwidth { plugins.append(bandwidth) }
@@ -179,6 +186,9 @@ extension Client {
         /// the CPU work of overlapping requests no longer spreads over cores. Set `false` for handlers that block
         /// (a terminal prompt) or for CPU-heavy concurrent work on many cores (decision 0022).
         public var runsOnTransportExecutor = true
+        /// The retry policy of requests whose ``RequestOptions/retryPolicy`` is `nil`. Default `nil`: no retries
+        /// beyond ``RequestOptions/retriesOnTimeout``.
+        public var retryPolicy: RetryPolicy?
 
         /// Creates settings with the defaults.
         /// - Parameters:

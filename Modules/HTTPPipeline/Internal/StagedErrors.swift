@@ -32,7 +32,7 @@ func labelled(_ error: any Error, _ stage: @autoclosure () -> ClientError.Stage)
 private func code(for stage: ClientError.Stage) -> ClientError.Code {
     switch stage {
     case .transport: .connectFailed
-    case .cache, .credentials, .cookies: .storageFailed
+    case .cache, .credentials, .cookies, .hsts: .storageFailed
     case .codec: .compressionFailed
     case .pipeline: .internalError
     default: .middlewareFailed

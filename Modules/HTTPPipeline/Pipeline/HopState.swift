@@ -23,13 +23,17 @@ struct HopState {
     private(set) var withholdsBody: Bool
     /// Whether a cache is there to ask when the URL changes.
     private let looksUpCache: Bool
+    /// The retries of the request's ``RetryPolicy``, and the wait before the next attempt; `nil` without a policy.
+    let retries: RetryState?
 
     /// A request's state before its first hop.
     /// - Parameters:
     ///   - request: The caller's request.
     ///   - looksUpCache: Whether a cache is there to ask; without one, no hop waits for a lookup.
-    init(_ request: Request, looksUpCache: Bool) {
+    ///   - retries: The retries of the request's ``RetryPolicy`` (its own, or the client's), if it has one.
+    init(_ request: Request, looksUpCache: Bool, retries: RetryState? = nil) {
         current = BodyMethodRule.applied(to: request)
+        self.retries = retries
         self.looksUpCache = looksUpCache
         cache.needsLookup = looksUpCache
         withholdsBody = current.options.withholdsBodyUntilChallenged && current.options.credential != nil
@@ -44,15 +48,39 @@ struct HopState {
         return hop
     }
 
-    /// Whether `error` is a timeout after which the current hop may be sent again; counts the retry when it is.
+    /// Whether the current hop is sent again after `error`: a timeout while ``RequestOptions/retriesOnTimeout``
+    /// lasts (at once), or an error the request's ``RetryPolicy`` retries (after ``retries``' wait). Counts the retry.
     mutating func retrying(after error: any Error) -> Bool {
-        guard (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout,
+        if (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout,
             bodyGuard.mayRetry(current)
-        else {
-            return false
+        {
+            retryCount += 1
+            return true
         }
+        return retryingByPolicy(.error(error))
+    }
+
+    /// Whether the request's ``RetryPolicy`` sends the hop again after a response with this status (503, 429, ...),
+    /// after the wait it chose (``RetryState/pendingWait``). Counts the retry.
+    mutating func retrying(afterStatus status: HTTPResponse.Status, retryAfter: String?) -> Bool {
+        retryingByPolicy(.status(status.code, retryAfter: retryAfter))
+    }
+
+    private mutating func retryingByPolicy(_ outcome: RetryOutcome) -> Bool {
+        guard retries?.schedules(after: outcome, for: current, mayResend: bodyGuard.mayRetry(current)) == true
+        else { return false }
         retryCount += 1
         return true
+    }
+
+    /// Waits out the backoff the last retry chose, if any.
+    func waitBeforeRetrying() async throws {
+        try await retries?.waitIfScheduled()
+    }
+
+    /// The current request as HSTS upgraded it (``HSTSStage/upgraded(_:store:)``): `https` instead of `http`.
+    mutating func upgrade(to upgraded: Request) {
+        current = upgraded
     }
 
     /// What a response to the current hop means, in the order the rules apply: a proxy's challenge, the end of a

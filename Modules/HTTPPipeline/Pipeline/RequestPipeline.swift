@@ -41,12 +41,16 @@ struct RequestPipeline: Sendable {
                 handler: client.configuration.authenticationHandler, ordered: client.orderedAuthenticators,
                 sessions: client.authenticationSessions),
             cache: CacheStage(store: client.cache, configuration: client.configuration.cache, codecs: client.codecs))
-        var state = HopState(request, looksUpCache: run.cache.isEnabled)
+        var state = HopState(request, looksUpCache: run.cache.isEnabled, retries: try retries(for: request))
 
         events.started(request)
         logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(Self.redacted(request.url))"])
 
         while true {
+            if state.retries?.pendingWait != nil { try await state.waitBeforeRetrying() }  // the policy's backoff
+            if let hsts = client.hsts {  // HSTS: http to a known host goes out as https
+                state.upgrade(to: try await HSTSStage.upgraded(state.current, store: hsts))
+            }
             var hop = state.nextHop
             if needsWaitingToPrepare(hop, authentication: run.authentication, state: state) {
                 try await prepare(&hop, authentication: run.authentication, authState: &state.authentication)
@@ -90,7 +94,7 @@ struct RequestPipeline: Sendable {
                     response = try await send(hop, context: attempt)
                 } catch {
                     if state.retrying(after: error) {
-                        logger.debug("timed out; retrying", metadata: ["retry": "\(state.retryCount)"])
+                        logRetry(state, logger)
                         continue
                     }
                     guard !(error is CancellationError), run.cache.isEnabled,
@@ -107,6 +111,7 @@ struct RequestPipeline: Sendable {
                 relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
                 logger.debug("response", metadata: ["status": "\(response.status.code)"])
                 if run.cache.isEnabled { try await run.cache.invalidate(after: response, for: hop) }
+                if let hsts = client.hsts { try await HSTSStage.record(response, for: hop, store: hsts) }
             }
             // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
             let isProxyChallenge = response.status.code == 407 && response.isFromProxy
@@ -116,6 +121,14 @@ struct RequestPipeline: Sendable {
                 try await store(cookies, from: hop)
             }
 
+            // The retry policy: a transient status (503, 429, ...) is sent again after its wait.
+            if !fromCache, state.retries != nil,
+                state.retrying(afterStatus: response.status, retryAfter: response.headerFields[.retryAfter])
+            {
+                await response.body.discard()
+                logRetry(state, logger)
+                continue
+            }
             let decision: HopDecision
             do {
                 decision = try state.next(
@@ -156,7 +169,7 @@ struct RequestPipeline: Sendable {
                 return try await consume(final)
             } catch {
                 if state.retrying(after: error) {
-                    logger.debug("timed out; retrying", metadata: ["retry": "\(state.retryCount)"])
+                    logRetry(state, logger)
                     continue
                 }
                 if let error = error as? ClientError, error.code == .compressionFailed, run.cache.isEnabled {
@@ -167,6 +180,19 @@ struct RequestPipeline: Sendable {
                 throw error
             }
         }
+    }
+
+    /// The retries of the request's policy (its own, or the client's); `nil` without one. Synchronous and kept out
+    /// of `run`, so the policies' temporaries never widen its async frame.
+    @inline(never)
+    private func retries(for request: Request) throws -> RetryState? {
+        guard let policy = request.options.retryPolicy ?? client.configuration.retryPolicy else { return nil }
+        return try RetryState(policy: policy)
+    }
+
+    private func logRetry(_ state: HopState, _ logger: Logger) {
+        logger.debug("retrying", metadata: ["retry": "\(state.retryCount)",
+                                            "wait": "\(state.retries?.pendingWait ?? .zero)"])
     }
 
     /// What stays the same for every hop of one request.

@@ -49,6 +49,13 @@ extension POSIXTransport {
         /// server whose key matches none fails with ``HTTPCore/ClientError/Code/publicKeyPinMismatch`` before any
         /// request byte is sent. Default empty.
         public var pinnedPublicKeys: [String: PublicKeyPins]
+        /// How long a connect attempt runs before the next address is tried beside it (Happy Eyeballs v2, RFC 8305
+        /// §5's "Connection Attempt Delay"; curl's `--happy-eyeballs-timeout-ms`). The resolver's addresses are
+        /// tried IPv6 and IPv4 alternately, IPv6 first; the first connection wins and the other attempts are
+        /// closed, so an address that silently drops packets costs this delay, not the connect timeout. A failed
+        /// attempt starts the next one at once. Default 250 ms (RFC 8305's recommendation); zero starts every
+        /// address at once.
+        public var happyEyeballsDelay: Duration
 
         /// Creates a configuration.
         /// - Parameters:
@@ -61,6 +68,7 @@ extension POSIXTransport {
         ///   - proxyParkingDuration: How long an unreachable proxy goes to the end of the route list.
         ///   - responseLimits: The size limits of response heads.
         ///   - pinnedPublicKeys: Public-key pins by host name.
+        ///   - happyEyeballsDelay: How long a connect attempt runs before the next address is tried beside it.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
@@ -70,7 +78,8 @@ extension POSIXTransport {
             proxyTLS: TLSOptions = TLSOptions(),
             proxyParkingDuration: Duration = .seconds(30),
             responseLimits: HTTP1Limits = HTTP1Limits(),
-            pinnedPublicKeys: [String: PublicKeyPins] = [:]
+            pinnedPublicKeys: [String: PublicKeyPins] = [:],
+            happyEyeballsDelay: Duration = .milliseconds(250)
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -81,6 +90,7 @@ extension POSIXTransport {
             self.proxyParkingDuration = proxyParkingDuration
             self.responseLimits = responseLimits
             self.pinnedPublicKeys = pinnedPublicKeys
+            self.happyEyeballsDelay = happyEyeballsDelay
         }
     }
 }

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import HTTPCore
 
-/// Opens new connections: name resolution, a non-blocking connect to each address in turn, then the TLS
+/// Opens new connections: name resolution, non-blocking connects raced over the addresses (Happy Eyeballs v2,
+/// `Connector+HappyEyeballs.swift`), then the TLS
 /// handshake for `https`, all under one connect deadline. Through a proxy, the socket connects to the proxy
 /// (``PoolKey/connectHost`` and ``PoolKey/connectPort``) instead of the origin, runs TLS to the proxy for an
 /// HTTPS proxy, then a `CONNECT` tunnel (``ProxyTunnel``) or a SOCKS handshake (``SOCKSHandshake``) before TLS
@@ -20,6 +21,8 @@ struct Connector: Sendable {
     var responseLimits = HTTP1Limits()
     /// ``POSIXTransport/Configuration/pinnedPublicKeys``.
     var pinnedPublicKeys: [String: PublicKeyPins] = [:]
+    /// ``POSIXTransport/Configuration/happyEyeballsDelay``.
+    var attemptDelay: Duration = .milliseconds(250)
 
     /// The configured pins for `host`, looked up lower-cased and without a trailing dot.
     func pins(for host: String) -> PublicKeyPins? {
@@ -49,31 +52,24 @@ struct Connector: Sendable {
         let connector = self
         let addresses = try await addresses(host: key.connectHost, port: key.connectPort)
 
-        var lastError: SyscallError?
-        for address in addresses {
-            try Task.checkCancellation()
-            guard let connection = try await connect(to: address, key: key, deadline: deadline, timeout: timeout,
-                                                     lastError: &lastError)
-            else { continue }
-            do {
-                if let proxyTLSContext, let proxy = key.proxy {
-                    try await connection.startTLS(context: proxyTLSContext, host: proxy.host, port: proxy.port,
-                                                  deadline: deadline, hostPins: pins(for: proxy.host))
-                }
-                if key.isSOCKS {
-                    try await SOCKSHandshake(connection: connection, key: key, timeout: timeout,
-                                             resolve: { try await connector.addresses(host: $0, port: $1) }).run()
-                }
-            } catch {
-                connection.close()
-                throw error
+        try Task.checkCancellation()
+        let connection = try await race(addresses, key: key, deadline: deadline, timeout: timeout)
+        do {
+            if let proxyTLSContext, let proxy = key.proxy {
+                try await connection.startTLS(context: proxyTLSContext, host: proxy.host, port: proxy.port,
+                                              deadline: deadline, hostPins: pins(for: proxy.host))
             }
-            try await finishOpening(connection, options: options, proxyAuthorization: proxyAuthorization,
-                                    deadline: deadline)
-            return connection
+            if key.isSOCKS {
+                try await SOCKSHandshake(connection: connection, key: key, timeout: timeout,
+                                         resolve: { try await connector.addresses(host: $0, port: $1) }).run()
+            }
+        } catch {
+            connection.close()
+            throw error
         }
-        throw ClientError(.connectFailed, stage: .transport, message: "Could not connect to \(key.peerDescription)",
-                          underlying: lastError)
+        try await finishOpening(connection, options: options, proxyAuthorization: proxyAuthorization,
+                                deadline: deadline)
+        return connection
     }
 
     /// Finishes a connection to the proxy or origin: the `CONNECT` tunnel for a tunnel's key, then TLS to the
@@ -128,7 +124,7 @@ struct Connector: Sendable {
     }
 
     /// One TCP connect; `nil` (with `lastError` set) when this address refused or could not be reached.
-    private func connect(
+    func connect(
         to address: SocketAddress, key: PoolKey, deadline: UInt64, timeout: UInt64, lastError: inout SyscallError?
     ) async throws -> Connection? {
         let fd = try Socket.open(family: address.family)
@@ -150,12 +146,17 @@ struct Connector: Sendable {
             do {
                 try await handle.wait(for: .write, until: deadline)
             } catch is IOHandle.TimedOut {
+                connection.close()
                 let limit = NanoTime.describe(timeout)
                 throw ClientError(.timedOut, stage: .transport,
                                   message: "Could not connect to \(key.peerDescription) within \(limit)")
+            } catch {
+                connection.close()  // cancelled: the request, or a Happy Eyeballs attempt another one beat
+                throw error
             }
             let result = Socket.pendingError(fd)
             guard result == 0 else {
+                connection.close()
                 lastError = SyscallError(errno: result, operation: "connect")
                 return nil
             }

@@ -34,7 +34,8 @@ final class TransportCore: Sendable {
     var connector: Connector {
         Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts,
                   addressOverrides: configuration.addressOverrides, proxyTLS: configuration.proxyTLS,
-                  responseLimits: configuration.responseLimits, pinnedPublicKeys: configuration.pinnedPublicKeys)
+                  responseLimits: configuration.responseLimits, pinnedPublicKeys: configuration.pinnedPublicKeys,
+                  attemptDelay: configuration.happyEyeballsDelay)
     }
 
     /// Closes idle connections, fails waiters and in-flight waits, and stops the threads. Idempotent.
