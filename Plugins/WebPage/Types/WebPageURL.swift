@@ -1,0 +1,80 @@
+public import FoundationEssentials
+
+/// How a reference's text turns into a URL to fetch, as a browser resolves it.
+public enum WebPageURL {
+    /// What a reference's text resolves to.
+    public enum Resolution: Sendable, Hashable {
+        /// Leave it as it is: empty, fragment-only (`#top`), or another scheme (`data:`, `mailto:`,
+        /// `javascript:`…).
+        case untouched
+        /// An `http` or `https` URL, without its fragment, and the fragment (without `#`) if there was one.
+        case http(URL, fragment: String?)
+    }
+
+    /// Resolves a reference against a base URL.
+    ///
+    /// As a browser does: ASCII spaces around the text are dropped and tabs and line breaks inside it removed,
+    /// `\` is `/`, and every byte outside URL syntax (spaces, non-ASCII characters as UTF-8, quotes) is
+    /// percent-encoded.
+    /// - Parameters:
+    ///   - text: The reference as the document holds it (decoded).
+    ///   - base: The document's final URL, or its `<base href>` resolved against it.
+    /// - Returns: The resolution.
+    public static func resolve(_ text: String, against base: URL) -> Resolution {
+        var cleaned = text.trimmingASCIISpaces()
+        cleaned.removeAll { $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard !cleaned.isEmpty, !cleaned.hasPrefix("#") else { return .untouched }
+        if let scheme = scheme(of: cleaned), scheme != "http", scheme != "https" { return .untouched }
+        cleaned = cleaned.replacing("\\", with: "/")
+        var fragment: String?
+        if let hash = cleaned.firstIndex(of: "#") {
+            fragment = String(cleaned[cleaned.index(after: hash)...])
+            cleaned = String(cleaned[..<hash])
+        }
+        guard let url = URL(string: percentEncoded(cleaned), relativeTo: base)?.absoluteURL,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host,
+            !host.isEmpty
+        else { return .untouched }
+        return .http(url, fragment: fragment.map(percentEncoded))
+    }
+
+    /// The scheme of an absolute reference (letters, digits, `+-.` before the first `:`), lowercased.
+    static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let candidate = text[..<colon]
+        guard let first = candidate.first, first.isASCII, first.isLetter,
+            candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return candidate.lowercased()
+    }
+
+    /// Percent-encodes every byte that is not URL syntax: controls, space, `"<>\^`{|}`, and non-ASCII (as UTF-8).
+    /// `%` is kept, so text already encoded stays as it is.
+    /// - Parameter text: The text.
+    /// - Returns: ASCII text.
+    public static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if byte <= 0x20 || byte >= 0x7F || "\"<>\\^`{|}'".utf8.contains(byte) {
+                out += "%" + hexDigits(byte)
+            } else {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return out
+    }
+
+    static func hexDigits(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+    }
+
+    /// The URL with its fragment (when there is one) appended.
+    /// - Parameters:
+    ///   - url: The URL.
+    ///   - fragment: The fragment, without `#`.
+    /// - Returns: The text.
+    public static func text(_ url: URL, fragment: String?) -> String {
+        url.absoluteString + (fragment.map { "#" + $0 } ?? "")
+    }
+}
