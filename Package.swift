@@ -196,7 +196,9 @@ let package = Package(
         // The `asi` executable, run as a child process against the loopback server and real peers.
         .testTarget(
             name: "ASICommandTests",
-            dependencies: ["HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache"],
+            dependencies: [
+                "HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache", "WebPage",
+            ],
             path: "Tests/ASICommandTests"
         ),
         // Helpers the test targets share: real peers started on free ports, child processes, temporary
