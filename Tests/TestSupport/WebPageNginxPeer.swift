@@ -98,9 +98,9 @@ package final class WebPageNginxPeer {
         return """
             \(NginxPeer.commonSettings(directory: directory))
                 log_format site '$server_port $request_method $request_uri $status';
-                access_log \(directory)/access.log site;
                 server {
                     listen 127.0.0.1:\(pagePort);
+                    access_log \(directory)/access.log site;
                     root \(directory)/www;
                     \(types)
                     location = /start { return 301 /pages/start.html; }
@@ -109,6 +109,7 @@ package final class WebPageNginxPeer {
                 }
                 server {
                     listen 127.0.0.1:\(cdnPort);
+                    access_log \(directory)/access.log site;
                     root \(directory)/cdn;
                     \(types)
                 }

@@ -80,6 +80,12 @@ struct WebPageArchiverNginxTests {
             #expect(String(decoding: written, as: UTF8.self).contains(#"<a href="\#(nginx.origin)/site/other.html?a=1&amp;b=2">"#))
             #expect(!nginx.accessLog.contains { $0.contains("never") || $0.contains("commented") || $0.contains("other.html") })
             #expect(!nginx.accessLog.contains { $0.contains("favicon.ico") || $0.contains("robots.txt") })
+            // Cycles end: the page (which frames itself), each frame (frame.html and deeper.html frame each other)
+            // and each stylesheet (main.css and nested.css import each other) is requested once.
+            for path in ["/pages/start.html", "/site/frames/frame.html", "/site/frames/deeper.html",
+                         "/site/css/main.css", "/site/css/nested.css"] {
+                #expect(nginx.accessLog.filter { $0.hasSuffix(" \(path) 200") }.count == 1, "\(path)")
+            }
         }
     }
 
