@@ -19,6 +19,7 @@
 #   libxml2                  the S3 plug-in opens it at run time (decision 0021)
 #   libbrotli1, libzstd1     BrotliCodec and ZstdCodec open them at run time (decision 0024); no -dev package
 #   brotli, zstd             the tools that compress the br and zstd test bodies nginx serves
+#   wget                     the WebPage tests compare the archiver with `wget -p -k -H` on the same site
 #   pip: pacparser           the reference PAC evaluator asi --pac-test is compared with
 #   pip: httpbin, gunicorn   the httpbin peer
 #   pip: moto[server]        the S3-compatible server of the S3 tests
@@ -38,7 +39,7 @@ fi
 packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
 if [ "${1:-}" != "--build-only" ]; then
     packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl media-types publicsuffix libxml2
-        libpsl5 libbrotli1 libzstd1 brotli zstd)
+        libpsl5 libbrotli1 libzstd1 brotli zstd wget)
     # The Python peers come from PyPI through pip; Debian's python3-pip where the machine's python3 has none.
     if ! python3 -m pip --version >/dev/null 2>&1; then packages+=(python3 python3-pip); fi
 fi

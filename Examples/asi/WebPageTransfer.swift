@@ -55,9 +55,11 @@ struct WebPageTransfer {
     /// With `-v`, one line per resource: what happened and where it went.
     private func report(_ page: ArchivedWebPage) {
         guard context.verbose else { return }
-        var lines = "* webpage: \((page.url.removingUserInfo() ?? page.url).absoluteString), \(page.totalBytes) bytes of resources\n"
+        let url = (page.url.removingUserInfo() ?? page.url).absoluteString
+        var lines = "* webpage: \(url), \(page.totalBytes) bytes of resources\n"
         for resource in page.resources {
-            lines += "* webpage: \(resource.outcome) \((resource.url.removingUserInfo() ?? resource.url).absoluteString)"
+            lines +=
+                "* webpage: \(resource.outcome) \((resource.url.removingUserInfo() ?? resource.url).absoluteString)"
                 + (resource.localPath.map { " -> " + $0 } ?? "") + "\n"
         }
         Output.writeError(lines)

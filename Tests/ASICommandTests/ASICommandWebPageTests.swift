@@ -31,7 +31,8 @@ struct ASICommandWebPageTests {
             let image = try #require(document.references.first { $0.text.hasSuffix("/site/img/a.png") })
             #expect(!image.text.hasPrefix("http"), "references are relative")
             #expect(contents(directory + "/out/" + image.text) == WebPageSite.resource("img/a.png"))
-            let css = try #require(document.references.first { $0.kind == .stylesheet && $0.text.hasSuffix("main.css") })
+            let css = try #require(
+                document.references.first { $0.kind == .stylesheet && $0.text.hasSuffix("main.css") })
             let stylesheet = try #require(contents(directory + "/out/" + css.text))
             #expect(serverReferences(stylesheet, nginx, css: true).isEmpty)
         }
@@ -45,8 +46,9 @@ struct ASICommandWebPageTests {
                 ["-s", "--webpage", "data", "-o", directory + "/page.html", nginx.url("/start").absoluteString])
             #expect(run.status == 0, "\(run.stderr)")
             let page = try #require(contents(directory + "/page.html"))
-            #expect(serverReferences(page, nginx)
-                == [nginx.origin + "/site/img/missing.png", nginx.origin + "/pages/start.html"])
+            #expect(
+                serverReferences(page, nginx)
+                    == [nginx.origin + "/site/img/missing.png", nginx.origin + "/pages/start.html"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["page.html"])
         }
     }

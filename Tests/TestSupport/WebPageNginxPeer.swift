@@ -61,9 +61,10 @@ package final class WebPageNginxPeer {
 
     /// The requests nginx answered so far on both hosts, one `PORT METHOD URI STATUS` line each.
     package var accessLog: [String] {
-        let text = FileManager.default.contents(atPath: directory + "/access.log").map {
-            String(decoding: $0, as: UTF8.self)
-        } ?? ""
+        let text =
+            FileManager.default.contents(atPath: directory + "/access.log").map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? ""
         return text.split(separator: "\n").map(String.init)
     }
 

@@ -19,7 +19,8 @@ package enum WebPageSite {
         <body background="img/body.png">
         <img src="img/a.png" srcset="img/a-1x.png 1x, img/a-2x.png 2x" alt="a">
         <img data-src="img/lazy.png" src="img/placeholder.png">
-        <picture><source srcset="{CDN}/img/wide.png 800w, {CDN}/img/narrow.png 400w"><img src="{CDN}/img/cdn.png"></picture>
+        <picture><source srcset="{CDN}/img/wide.png 800w, {CDN}/img/narrow.png 400w">\
+        <img src="{CDN}/img/cdn.png"></picture>
         <video poster="img/poster.png"><source src="media/clip.webm"></video>
         <input type=image src=img/button.png>
         <object data="img/object.svg"></object><embed src="img/embed.svg">
@@ -42,21 +43,25 @@ package enum WebPageSite {
         var files: [String: [UInt8]] = [
             "pages/start.html": Array(startPage.utf8),
             "site/css/main.css": Array(
-                "@import url(\"nested.css\");\nbody { background: url('../img/css-bg.png') }\n@font-face { font-family: f; src: url(../fonts/f.woff) }\n"
-                    .utf8),
+                ("@import url(\"nested.css\");\nbody { background: url('../img/css-bg.png') }\n"
+                    + "@font-face { font-family: f; src: url(../fonts/f.woff) }\n").utf8),
             "site/css/nested.css": Array("@import \"main.css\";\n.x { background: url(../img/nested.png) }\n".utf8),
             "site/css/imported.css": Array(".y { background: url(\"../img/imported.png\") }\n".utf8),
             "site/frames/frame.html": Array(
-                "<html><body><img src=\"../img/inframe.png\"><iframe src=\"deeper.html\"></iframe></body></html>\n".utf8),
+                "<html><body><img src=\"../img/inframe.png\"><iframe src=\"deeper.html\"></iframe></body></html>\n".utf8
+            ),
             "site/frames/deeper.html": Array(
                 "<html><body><img src=\"../img/deeper.png\"><iframe src=\"frame.html\"></iframe></body></html>\n".utf8),
-            "latin/page.html": Array("<html><head><title>Gr".utf8) + [0xFC, 0xDF] + Array("e</title></head><body><p>caf".utf8)
-                + [0xE9] + Array("</p><img src=\"caf".utf8) + [0xE9] + Array(".png\"><img src=\"a%20b.png\"></body></html>\n".utf8),
+            "latin/page.html": Array("<html><head><title>Gr".utf8) + [0xFC, 0xDF]
+                + Array("e</title></head><body><p>caf".utf8)
+                + [0xE9] + Array("</p><img src=\"caf".utf8) + [0xE9]
+                + Array(".png\"><img src=\"a%20b.png\"></body></html>\n".utf8),
             "hostile/page.html": Array(hostilePage.utf8),
         ]
         for name in [
             "favicon.png", "img/preload.png", "img/bg.png", "img/body.png", "img/a.png", "img/a-1x.png", "img/a-2x.png",
-            "img/lazy.png", "img/placeholder.png", "img/poster.png", "img/button.png", "img/object.svg", "img/embed.svg",
+            "img/lazy.png", "img/placeholder.png", "img/poster.png", "img/button.png", "img/object.svg",
+            "img/embed.svg",
             "img/sprite.svg", "img/svgimage.png", "img/styleattr.png", "img/noscript.png", "img/css-bg.png",
             "img/nested.png", "img/imported.png", "img/inframe.png", "img/deeper.png", "img/redirected.png",
             "media/clip.webm", "js/app.js", "fonts/f.woff",

@@ -58,7 +58,8 @@ enum WebPageArchiveChecks {
 
     /// Decodes a base64 `data:` URI's bytes (a `#fragment` after it, as `<use href>` keeps, is not part of them).
     static func dataURIBytes(_ uri: String) -> [UInt8]? {
-        let text = uri.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let text =
+            uri.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         guard text.hasPrefix("data:"), let comma = text.firstIndex(of: ","),
             text[..<comma].hasSuffix(";base64"),
             let data = Data(base64Encoded: String(text[text.index(after: comma)...]))

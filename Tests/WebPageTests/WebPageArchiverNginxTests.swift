@@ -36,33 +36,41 @@ struct WebPageArchiverNginxTests {
         try await withWebPageNginx { nginx in
             let directory = try makeTemporaryDirectory(prefix: "asikit-webpage-local")
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let page = try await archive(nginx, "/start", mode: .localFiles(directory: directory, pageFile: "index.html"))
+            let page = try await archive(
+                nginx, "/start", mode: .localFiles(directory: directory, pageFile: "index.html"))
             #expect(page.url.path() == "/pages/start.html", "the redirect was followed")
             #expect(saved(page, "/img/missing.png")?.outcome == .status(404))
             for path in Self.sitePaths {
                 let resource = try #require(saved(page, "/site/" + path), "\(path) was not found")
                 #expect(resource.outcome == .saved, "\(path): \(resource.outcome)")
-                guard let local = resource.localPath, resource.kind != .stylesheet, resource.kind != .frame else { continue }
+                guard let local = resource.localPath, resource.kind != .stylesheet, resource.kind != .frame else {
+                    continue
+                }
                 let bytes = FileManager.default.contents(atPath: directory + "/" + local).map { Array($0) }
                 #expect(Bool(bytes == WebPageSite.resource(path)), "\(path) differs on disk")
             }
             for cdn in ["wide", "narrow", "cdn"] {
                 let resource = try #require(saved(page, "/img/\(cdn).png"))
-                let bytes = FileManager.default.contents(atPath: directory + "/" + (resource.localPath ?? "")).map { Array($0) }
+                let bytes = FileManager.default.contents(atPath: directory + "/" + (resource.localPath ?? "")).map {
+                    Array($0)
+                }
                 #expect(Bool(bytes == WebPageSite.resource("cdn/\(cdn).png")), "\(cdn)")
             }
-            let written = try #require(FileManager.default.contents(atPath: directory + "/index.html").map { Array($0) })
+            let written = try #require(
+                FileManager.default.contents(atPath: directory + "/index.html").map { Array($0) })
             #expect(Bool(written == page.bytes))
             let origins = [nginx.origin, nginx.cdnOrigin]
-            #expect(WebPageArchiveChecks.serverReferences(in: written, css: false, origins: origins)
-                == [nginx.origin + "/site/img/missing.png"])
+            #expect(
+                WebPageArchiveChecks.serverReferences(in: written, css: false, origins: origins)
+                    == [nginx.origin + "/site/img/missing.png"])
             // Every saved document (frames, stylesheets) points at local copies too, and every relative reference
             // names a file that exists.
             for resource in page.resources where resource.outcome == .saved {
                 guard let local = resource.localPath, resource.kind == .frame || resource.kind == .stylesheet else {
                     continue
                 }
-                let bytes = try #require(FileManager.default.contents(atPath: directory + "/" + local).map { Array($0) })
+                let bytes = try #require(
+                    FileManager.default.contents(atPath: directory + "/" + local).map { Array($0) })
                 let css = resource.kind == .stylesheet
                 #expect(WebPageArchiveChecks.serverReferences(in: bytes, css: css, origins: origins) == [], "\(local)")
                 try expectLocalTargetsExist(bytes, css: css, at: directory + "/" + local)
@@ -70,20 +78,31 @@ struct WebPageArchiverNginxTests {
             try expectLocalTargetsExist(written, css: false, at: directory + "/index.html")
             // Outside the rewritten values the page keeps its bytes: the inline script, the comment, the title.
             let original = try #require(nginx.served("pages/start.html"))
-            let changed = (WebPageDocument(html: original).references.map(\.text) + [#"<base href="/site/">"#, "other.html?a=1&amp;b=2"]).map {
-                Array($0.utf8)
-            }
+            let changed =
+                (WebPageDocument(html: original).references.map(\.text) + [
+                    #"<base href="/site/">"#, "other.html?a=1&amp;b=2",
+                ]).map {
+                    Array($0.utf8)
+                }
             #expect(Bool(WebPageArchiveChecks.keepsBytesOutside(changed, original: original, output: written)))
-            #expect(String(decoding: written, as: UTF8.self).contains(
-                #"<script>var s = "<img src='img/never.png'>"; document.write('url(img/never2.png)');</script>"#))
+            #expect(
+                String(decoding: written, as: UTF8.self).contains(
+                    #"<script>var s = "<img src='img/never.png'>"; document.write('url(img/never2.png)');</script>"#))
             #expect(!String(decoding: written, as: UTF8.self).contains("<base"))
-            #expect(String(decoding: written, as: UTF8.self).contains(#"<a href="\#(nginx.origin)/site/other.html?a=1&amp;b=2">"#))
-            #expect(!nginx.accessLog.contains { $0.contains("never") || $0.contains("commented") || $0.contains("other.html") })
+            #expect(
+                String(decoding: written, as: UTF8.self).contains(
+                    #"<a href="\#(nginx.origin)/site/other.html?a=1&amp;b=2">"#))
+            #expect(
+                !nginx.accessLog.contains {
+                    $0.contains("never") || $0.contains("commented") || $0.contains("other.html")
+                })
             #expect(!nginx.accessLog.contains { $0.contains("favicon.ico") || $0.contains("robots.txt") })
             // Cycles end: the page (which frames itself), each frame (frame.html and deeper.html frame each other)
             // and each stylesheet (main.css and nested.css import each other) is requested once.
-            for path in ["/pages/start.html", "/site/frames/frame.html", "/site/frames/deeper.html",
-                         "/site/css/main.css", "/site/css/nested.css"] {
+            for path in [
+                "/pages/start.html", "/site/frames/frame.html", "/site/frames/deeper.html",
+                "/site/css/main.css", "/site/css/nested.css",
+            ] {
                 #expect(nginx.accessLog.filter { $0.hasSuffix(" \(path) 200") }.count == 1, "\(path)")
             }
         }
@@ -96,7 +115,9 @@ struct WebPageArchiverNginxTests {
         for reference in document.references where reference.isFetched {
             guard !reference.text.hasPrefix("http"), !reference.text.hasPrefix("data:") else { continue }
             let target = try #require(URL(string: reference.text, relativeTo: base))
-            #expect(FileManager.default.fileExists(atPath: target.path(percentEncoded: false)), "\(reference.text) in \(path)")
+            #expect(
+                FileManager.default.fileExists(atPath: target.path(percentEncoded: false)),
+                "\(reference.text) in \(path)")
         }
     }
 
@@ -108,24 +129,34 @@ struct WebPageArchiverNginxTests {
             for reference in document.references where reference.isFetched {
                 if let bytes = WebPageArchiveChecks.dataURIBytes(reference.text) { inlined.append(bytes) }
             }
-            for path in ["img/a.png", "img/a-2x.png", "img/lazy.png", "img/styleattr.png", "img/noscript.png",
-                         "img/sprite.svg", "img/bg.png", "img/redirected.png", "js/app.js"] {
+            for path in [
+                "img/a.png", "img/a-2x.png", "img/lazy.png", "img/styleattr.png", "img/noscript.png",
+                "img/sprite.svg", "img/bg.png", "img/redirected.png", "js/app.js",
+            ] {
                 #expect(Bool(inlined.contains(WebPageSite.resource(path))), "\(path) is not inlined")
             }
             #expect(Bool(inlined.contains(WebPageSite.resource("cdn/wide.png"))))
             // The page's own iframe is a cycle and the 404 was not saved: the only server references left.
-            #expect(Set(WebPageArchiveChecks.serverReferences(in: page.bytes, css: false, origins: [nginx.origin, nginx.cdnOrigin]))
-                == [nginx.origin + "/site/img/missing.png", nginx.origin + "/pages/start.html"])
-            let main = try #require(document.references.first { $0.kind == .stylesheet && $0.text.hasPrefix("data:text/css") })
+            #expect(
+                Set(
+                    WebPageArchiveChecks.serverReferences(
+                        in: page.bytes, css: false, origins: [nginx.origin, nginx.cdnOrigin]))
+                    == [nginx.origin + "/site/img/missing.png", nginx.origin + "/pages/start.html"])
+            let main = try #require(
+                document.references.first { $0.kind == .stylesheet && $0.text.hasPrefix("data:text/css") })
             let css = try #require(WebPageArchiveChecks.dataURIBytes(main.text))
             let cssDocument = WebPageDocument(css: css)
             let cssBackground = try #require(cssDocument.references.first { $0.kind == .cssResource })
             #expect(WebPageArchiveChecks.dataURIBytes(cssBackground.text) == WebPageSite.resource("img/css-bg.png"))
             let nested = try #require(cssDocument.references.first { $0.kind == .stylesheet })
             #expect(nested.text.hasPrefix("data:text/css;base64,"), "@import url(\"nested.css\") is inlined too")
-            let frame = try #require(document.references.first { $0.kind == .frame && $0.text.hasPrefix("data:text/html") })
+            let frame = try #require(
+                document.references.first { $0.kind == .frame && $0.text.hasPrefix("data:text/html") })
             let frameDocument = WebPageDocument(html: try #require(WebPageArchiveChecks.dataURIBytes(frame.text)))
-            #expect(frameDocument.references.contains { WebPageArchiveChecks.dataURIBytes($0.text) == WebPageSite.resource("img/inframe.png") })
+            #expect(
+                frameDocument.references.contains {
+                    WebPageArchiveChecks.dataURIBytes($0.text) == WebPageSite.resource("img/inframe.png")
+                })
         }
     }
 
@@ -150,11 +181,15 @@ struct WebPageArchiverNginxTests {
             let outcomes = capped.resources.map(\.outcome)
             let firstOver = try #require(outcomes.firstIndex(of: .overTotalSize))
             #expect(outcomes[..<firstOver].allSatisfy { $0 != .overTotalSize })
-            #expect(outcomes[firstOver...].contains(.saved), "smaller resources after the first that did not fit are saved")
+            #expect(
+                outcomes[firstOver...].contains(.saved), "smaller resources after the first that did not fit are saved")
 
-            let sameHost = try await archive(nginx, "/start", mode: .dataURIs, configuration: try .init(sameHostOnly: true))
+            let sameHost = try await archive(
+                nginx, "/start", mode: .dataURIs, configuration: try .init(sameHostOnly: true))
             #expect(saved(sameHost, "/img/cdn.png")?.outcome == .otherHost)
-            #expect(String(decoding: sameHost.bytes, as: UTF8.self).contains(#"<img src="\#(nginx.cdnOrigin)/img/cdn.png">"#))
+            #expect(
+                String(decoding: sameHost.bytes, as: UTF8.self).contains(
+                    #"<img src="\#(nginx.cdnOrigin)/img/cdn.png">"#))
         }
     }
 
@@ -162,19 +197,23 @@ struct WebPageArchiverNginxTests {
         try await withWebPageNginx { nginx in
             let directory = try makeTemporaryDirectory(prefix: "asikit-webpage-latin")
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let page = try await archive(nginx, "/latin/page.html", mode: .localFiles(directory: directory, pageFile: "p.html"))
+            let page = try await archive(
+                nginx, "/latin/page.html", mode: .localFiles(directory: directory, pageFile: "p.html"))
             #expect(page.charset == .windows1252)
             let cafe = try #require(page.resources.first)
             #expect(cafe.url.absoluteString.hasSuffix("/latin/caf%C3%A9.png"))
             #expect(cafe.outcome == .saved)
-            #expect(FileManager.default.contents(atPath: directory + "/" + (cafe.localPath ?? "")).map { Array($0) }
-                == WebPageSite.resource("latin/café.png"))
+            #expect(
+                FileManager.default.contents(atPath: directory + "/" + (cafe.localPath ?? "")).map { Array($0) }
+                    == WebPageSite.resource("latin/café.png"))
             #expect(page.resources.last?.outcome == .saved, "a%20b.png")
             let original = try #require(nginx.served("latin/page.html"))
             let changed = [Array("caf".utf8) + [0xE9] + Array(".png".utf8), Array("a%20b.png".utf8)]
             #expect(Bool(WebPageArchiveChecks.keepsBytesOutside(changed, original: original, output: page.bytes)))
             #expect(page.bytes.starts(with: Array("<html><head><title>Gr".utf8) + [0xFC, 0xDF]))
-            #expect(WebPageArchiveChecks.find([0x63, 0x61, 0x66, 0xE9, 0x3C], in: page.bytes, from: 0) != nil, "café</p> in Latin-1")
+            #expect(
+                WebPageArchiveChecks.find([0x63, 0x61, 0x66, 0xE9, 0x3C], in: page.bytes, from: 0) != nil,
+                "café</p> in Latin-1")
         }
     }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import WebPage
 
 /// The tokenizer, the finder and the CSS scanner on byte inputs.
@@ -11,7 +12,8 @@ struct WebPageDocumentTests {
     @Test func findsEveryElementAndAttributeOfTheIssue() {
         let html = """
             <link rel="stylesheet" href="s.css"><link rel="shortcut icon" href="i.ico">
-            <link rel=preload as=image href=p.png imagesrcset="p1.png 1x, p2.png 2x"><link rel=preload as=style href=p.css>
+            <link rel=preload as=image href=p.png imagesrcset="p1.png 1x, p2.png 2x">
+            <link rel=preload as=style href=p.css>
             <link rel=preload as=script href=no.js><link rel=alternate href=alt.html>
             <img src=a.png srcset="b.png 1x,c.png 2x" data-src=d.png data-srcset="e.png 100w">
             <picture><source src=f.webm srcset=g.png></picture><video poster=h.png src=i.webm></video>
@@ -29,7 +31,8 @@ struct WebPageDocumentTests {
                 "f.webm", "g.png", "h.png", "i.webm", "j.mp3", "k.vtt", "l.swf", "m.svg", "n.png", "o.js", "q.html",
                 "r.html", "s.png", "t.png", "u.png", "v.svg#x", "y.png",
             ])
-        #expect(document.references.filter { $0.kind == .link }.map(\.text) == ["no.js", "alt.html", "w.html", "x.cgi"])
+        #expect(
+            document.references.filter { $0.kind == .link }.map(\.text) == ["no.js", "alt.html", "w.html", "x.cgi"])
         #expect(document.references.filter(\.isDocument).map(\.text) == ["s.css", "p.css", "q.html", "r.html"])
     }
 
@@ -65,7 +68,9 @@ struct WebPageDocumentTests {
             """
         let document = WebPageDocument(css: Array(css.utf8))
         #expect(document.references.map(\.text) == ["a.css", "b.css", "c.css", "d.png", "e.png", "f'.png", "g.png"])
-        #expect(document.references.map(\.kind) == [.stylesheet, .stylesheet, .stylesheet] + Array(repeating: .cssResource, count: 4))
+        #expect(
+            document.references.map(\.kind) == [.stylesheet, .stylesheet, .stylesheet]
+                + Array(repeating: .cssResource, count: 4))
     }
 
     @Test func rewritesOnlyTheChangedValuesAndRemovesBase() {
@@ -100,7 +105,8 @@ struct WebPageDocumentTests {
         #expect(url.absoluteString == "http://h/d/caf%C3%A9.png")
         let out = document.rewritten { _ in "x/caf\u{E9}\u{20AC}.png" }
         let expected: [UInt8] =
-            Array("<meta charset=windows-1252><p>\u{0}".utf8) + [0xFC, 0x80] + Array("<img src=\"x/caf&#233;&#8364;.png".utf8)
+            Array("<meta charset=windows-1252><p>\u{0}".utf8) + [0xFC, 0x80]
+            + Array("<img src=\"x/caf&#233;&#8364;.png".utf8)
             + Array("\" alt=\"".utf8) + [0xE9] + Array("\">".utf8)
         #expect(out == expected)
     }
@@ -115,7 +121,9 @@ struct WebPageDocumentTests {
         #expect(resolved("//cdn:9/z.png#f g") == "http://cdn:9/z.png#f%20g")
         #expect(resolved("\\root.png") == "http://h:8/root.png")
         #expect(resolved("HTTPS://H/x") == "https://h/x" || resolved("HTTPS://H/x") == "HTTPS://H/x")
-        for untouched in ["#top", "", "  ", "data:image/png;base64,AA", "mailto:a@b", "javascript:void(0)", "ftp://h/x"] {
+        for untouched in [
+            "#top", "", "  ", "data:image/png;base64,AA", "mailto:a@b", "javascript:void(0)", "ftp://h/x",
+        ] {
             #expect(resolved(untouched) == nil)
         }
     }

@@ -26,7 +26,11 @@ struct WebPageWgetComparisonTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let wget = try #require(ChildProcess.find("wget"))
             let status = try ChildProcess.run(
-                wget, ["-p", "-k", "-H", "-e", "robots=off", "-q", "-P", directory + "/wget", nginx.url("/start").absoluteString],
+                wget,
+                [
+                    "-p", "-k", "-H", "-e", "robots=off", "-q", "-P", directory + "/wget",
+                    nginx.url("/start").absoluteString,
+                ],
                 logPath: directory + "/wget.log")
             #expect(status == 0 || status == 8, "wget exits 8 for the 404")
             let byWget = requested(nginx, from: 0)

@@ -75,8 +75,10 @@ struct ArchiveAssembly {
         var names = WebPageLocalNames(reserved: [pageFile])
         localPaths[0] = pageFile
         for (position, node) in crawl.nodes.enumerated().dropFirst() where node.outcome == .saved {
-            localPaths[position] = names.assign(node.finalURL ?? node.url, kind: node.document?.format == .html
-                ? .frame : node.kind)
+            localPaths[position] = names.assign(
+                node.finalURL ?? node.url,
+                kind: node.document?.format == .html
+                    ? .frame : node.kind)
         }
         let paths = localPaths
         var pageBytes: [UInt8] = []

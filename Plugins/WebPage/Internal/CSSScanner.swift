@@ -36,7 +36,8 @@ struct CSSScanner {
                     if string.closed {
                         found.append(
                             CSSURLToken(
-                                range: (j + 1)..<(string.end - 1), quote: bytes[j], value: string.value, isImport: true))
+                                range: (j + 1)..<(string.end - 1), quote: bytes[j], value: string.value, isImport: true)
+                        )
                     }
                     j = string.end
                 } else if matches("url(", at: j), let token = readURL(from: j + 4, isImport: true) {

@@ -57,8 +57,9 @@ enum HTMLEntities {
         guard let character = named[name] else { return nil }
         if i < chars.count, chars[i] == ";" { return (character, i + 1 - start) }
         guard ["amp", "lt", "gt", "quot"].contains(name) else { return nil }
-        if i < chars.count, chars[i] == "=" || (chars[i].isASCII && chars[i].properties.isAlphabetic)
-            || ("0"..."9").contains(chars[i])
+        if i < chars.count,
+            chars[i] == "=" || (chars[i].isASCII && chars[i].properties.isAlphabetic)
+                || ("0"..."9").contains(chars[i])
         {
             return nil
         }

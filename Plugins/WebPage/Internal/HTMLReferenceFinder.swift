@@ -16,7 +16,9 @@ struct HTMLReferenceFinder {
             func value(_ name: String) -> String? {
                 tag.attribute(name).map { String(decoding: bytes[$0.valueRange], as: UTF8.self) }
             }
-            if let label = value("charset"), !label.trimmingASCIISpaces().isEmpty { return WebPageCharset(label: label) }
+            if let label = value("charset"), !label.trimmingASCIISpaces().isEmpty {
+                return WebPageCharset(label: label)
+            }
             if value("http-equiv")?.trimmingASCIISpaces().lowercased() == "content-type",
                 let content = value("content"), let charset = WebPageCharset(contentType: content)
             {

@@ -32,7 +32,9 @@ public enum WebPageCharset: Sendable, Hashable {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, String(pair[0]).trimmingASCIISpaces().lowercased() == "charset" else { continue }
             var value = String(pair[1]).trimmingASCIISpaces()
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             guard !value.isEmpty else { return nil }
             self.init(label: value)
             return

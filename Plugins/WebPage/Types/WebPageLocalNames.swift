@@ -25,9 +25,10 @@ public struct WebPageLocalNames: Sendable {
     public mutating func assign(_ url: URL, kind: WebPageReference.Kind) -> String {
         var host = Self.sanitized(Array((url.host ?? "host").lowercased().utf8))
         if let port = url.port, port != (url.scheme == "https" ? 443 : 80) { host += "_\(port)" }
-        var segments = url.path(percentEncoded: true).split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            Self.sanitized(Self.percentDecoded(String($0)))
-        }
+        var segments = url.path(percentEncoded: true).split(separator: "/", omittingEmptySubsequences: false)
+            .dropFirst().map {
+                Self.sanitized(Self.percentDecoded(String($0)))
+            }
         if segments.isEmpty || url.path(percentEncoded: true).hasSuffix("/") || segments.last == "_" {
             if !segments.isEmpty { segments.removeLast() }
             segments.append("index.html")
