@@ -217,6 +217,23 @@ struct WebPageArchiverNginxTests {
         }
     }
 
+    @Test func thePerResourceCapLeavesLargeResourcesAbsolute() async throws {
+        try await withWebPageNginx { nginx in
+            // The Latin-1 page is 112 bytes and its images 281 and 279.
+            let page = try await archive(
+                nginx, "/latin/page.html", mode: .dataURIs, configuration: try .init(maxResourceBytes: 200))
+            #expect(page.resources.map(\.outcome) == [.tooLarge, .tooLarge])
+            #expect(page.totalBytes == 0)
+            let text = page.charset.decode(page.bytes)
+            #expect(text.contains(#"<img src="\#(nginx.origin)/latin/caf%C3%A9.png">"#), "\(text)")
+            let error = await #expect(throws: WebPageArchiveError.self) {
+                _ = try await archive(
+                    nginx, "/latin/page.html", mode: .dataURIs, configuration: try .init(maxResourceBytes: 100))
+            }
+            #expect(error?.code == .pageTooLarge)
+        }
+    }
+
     @Test func hostileMarkupAndFailuresNeverFailThePage() async throws {
         try await withWebPageNginx { nginx in
             let page = try await archive(nginx, "/hostile/page.html", mode: .dataURIs)
