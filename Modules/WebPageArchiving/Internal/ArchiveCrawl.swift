@@ -146,7 +146,7 @@ struct ArchiveCrawl {
         node.bytes = body
         let type = (contentType ?? "").split(separator: ";").first.map { String($0).lowercased() } ?? ""
         let charset = contentType.flatMap(WebPageCharset.init(contentType:))
-        let isHTML = type.hasSuffix("html") || (type.isEmpty && node.kind == .frame)
+        let isHTML = type.contains("html") || (type.isEmpty && node.kind == .frame)
         if node.kind == .frame, isHTML {
             let document = WebPageDocument(html: body, charset: charset)
             node.document = document
