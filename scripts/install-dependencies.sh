@@ -23,6 +23,7 @@
 #   pip: pacparser           the reference PAC evaluator asi --pac-test is compared with
 #   pip: httpbin, gunicorn   the httpbin peer
 #   pip: moto[server]        the S3-compatible server of the S3 tests
+#   pip: html5lib            the reference HTML parser the WebPage tokenizer is compared with
 #
 # Usage: scripts/install-dependencies.sh [--build-only]
 #   --build-only  only what `swift build` needs (the -dev packages and pkg-config), no peers
@@ -77,3 +78,4 @@ pip_install() {
 pip_install pacparser pacparser
 pip_install "httpbin, gunicorn" httpbin gunicorn
 pip_install "moto.server, boto3" 'moto[server]'
+pip_install html5lib html5lib

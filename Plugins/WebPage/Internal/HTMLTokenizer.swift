@@ -30,7 +30,8 @@ enum HTMLToken: Sendable {
 /// It follows the HTML tokenizer's states where they decide what is markup and what is text: tags, attributes in
 /// the three quoting styles, comments (including `<!-->`), doctypes and bogus comments, end tags, and the raw-text
 /// and RCDATA elements (`script`, `style`, `xmp`, `iframe`, `noembed`, `noframes`, `textarea`, `title`, and
-/// `plaintext` to the end). `noscript` content is tokenized as markup: a page saved for offline use keeps what a
+/// `plaintext` to the end), and SVG and MathML content (no raw text there, CDATA sections, and the HTML elements
+/// that break out of it). `noscript` content is tokenized as markup: a page saved for offline use keeps what a
 /// browser without scripts shows. It works on bytes, so any ASCII-compatible charset tokenizes the same; a tag cut
 /// off by the end of the input is dropped, as in HTML. It never fails.
 struct HTMLTokenizer {
@@ -41,6 +42,7 @@ struct HTMLTokenizer {
     /// Every token in document order.
     func tokens() -> [HTMLToken] {
         var tokens: [HTMLToken] = []
+        var foreignDepth = 0  // inside <svg> or <math>
         var i = 0
         let n = bytes.count
         while i < n {
@@ -49,7 +51,9 @@ struct HTMLTokenizer {
                 continue
             }
             let next = bytes[i + 1]
-            if next == UInt8(ascii: "!") {
+            if next == UInt8(ascii: "!"), foreignDepth > 0, bytes[i...].starts(with: Array("<![CDATA[".utf8)) {
+                i = skip(past: "]]>", from: i + 9)  // a CDATA section in SVG or MathML
+            } else if next == UInt8(ascii: "!") {
                 i = skipMarkupDeclaration(from: i)
             } else if next == UInt8(ascii: "?") {
                 i = skip(to: UInt8(ascii: ">"), from: i + 2)
@@ -57,6 +61,11 @@ struct HTMLTokenizer {
                 if i + 2 < n, isASCIILetter(bytes[i + 2]) {
                     guard let tag = parseTag(from: i + 2, start: i) else { return tokens }
                     i = tag.range.upperBound
+                    if tag.name == "svg" || tag.name == "math" {
+                        foreignDepth = max(0, foreignDepth - 1)
+                    } else if tag.name == "p" || tag.name == "br" {
+                        foreignDepth = 0
+                    }
                 } else if i + 2 < n, bytes[i + 2] == UInt8(ascii: ">") {
                     i += 3
                 } else {
@@ -66,6 +75,23 @@ struct HTMLTokenizer {
                 guard let tag = parseTag(from: i + 1, start: i) else { return tokens }
                 tokens.append(.startTag(tag))
                 i = tag.range.upperBound
+                let selfClosing = bytes[i - 2] == UInt8(ascii: "/")
+                if foreignDepth > 0 {
+                    // SVG and MathML content has no raw text: a <style> there is CSS whose text is still markup.
+                    if Self.breakout.contains(tag.name) {
+                        foreignDepth = 0
+                    } else {
+                        if tag.name == "svg" || tag.name == "math", !selfClosing { foreignDepth += 1 }
+                        if tag.name == "style", !selfClosing {
+                            tokens.append(.styleText(i..<rawTextEnd(for: "style", from: i)))
+                        }
+                        continue
+                    }
+                }
+                if tag.name == "svg" || tag.name == "math", !selfClosing {
+                    foreignDepth = 1
+                    continue
+                }
                 switch tag.name {
                 case "style":
                     let end = rawTextEnd(for: "style", from: i)
@@ -100,6 +126,23 @@ struct HTMLTokenizer {
             return bytes.count
         }
         return skip(to: UInt8(ascii: ">"), from: start + 2)
+    }
+
+    /// The HTML elements that end SVG and MathML content when they start inside it.
+    static let breakout: Set<String> = [
+        "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2",
+        "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre",
+        "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var",
+    ]
+
+    private func skip(past marker: String, from start: Int) -> Int {
+        let pattern = Array(marker.utf8)
+        var i = start
+        while i + pattern.count <= bytes.count {
+            if bytes[i..<(i + pattern.count)].elementsEqual(pattern) { return i + pattern.count }
+            i += 1
+        }
+        return bytes.count
     }
 
     private func skip(to byte: UInt8, from start: Int) -> Int {
