@@ -184,6 +184,11 @@ struct WebPageArchiverNginxTests {
             #expect(
                 outcomes[firstOver...].contains(.saved), "smaller resources after the first that did not fit are saved")
 
+            let few = try await archive(
+                nginx, "/start", mode: .cacheOnly, configuration: try .init(maxResources: 3, sameHostOnly: true))
+            #expect(few.resources.filter { $0.outcome == .saved }.count == 3, "only what was sent for counts")
+            #expect(few.resources.contains { $0.outcome == .tooMany })
+
             let sameHost = try await archive(
                 nginx, "/start", mode: .dataURIs, configuration: try .init(sameHostOnly: true))
             #expect(saved(sameHost, "/img/cdn.png")?.outcome == .otherHost)

@@ -27,6 +27,9 @@ struct ArchiveCrawl {
     /// Requested and final URLs (without fragment) to node indices.
     private(set) var index: [String: Int] = [:]
     private(set) var totalBytes = 0
+    /// Resources sent for, which ``WebPageArchiver/Configuration/maxResources`` caps (those skipped for another
+    /// reason do not count).
+    private var requested = 0
 
     init(client: Client, configuration: WebPageArchiver.Configuration) {
         self.client = client
@@ -76,9 +79,10 @@ struct ArchiveCrawl {
                     node.outcome = .otherHost
                 } else if reference.isDocument, depth + 1 > configuration.maxDepth {
                     node.outcome = .tooDeep
-                } else if nodes.count - 1 >= configuration.maxResources {
+                } else if requested >= configuration.maxResources {
                     node.outcome = .tooMany
                 } else {
+                    requested += 1
                     wanted.append(nodes.count)
                 }
                 add(node, aliases: [])

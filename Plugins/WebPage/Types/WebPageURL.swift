@@ -53,20 +53,28 @@ public enum WebPageURL {
     /// - Parameter text: The text.
     /// - Returns: ASCII text.
     public static func percentEncoded(_ text: String) -> String {
-        var out = ""
+        guard text.utf8.contains(where: needsEncoding) else { return text }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {
-            if byte <= 0x20 || byte >= 0x7F || "\"<>\\^`{|}'".utf8.contains(byte) {
-                out += "%" + hexDigits(byte)
+            if needsEncoding(byte) {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
             } else {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func hexDigits(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+    private static func needsEncoding(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0...0x20, 0x7F...0xFF, UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
+            UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"),
+            UInt8(ascii: "'"):
+            true
+        default: false
+        }
     }
 
     /// The URL with its fragment (when there is one) appended.
