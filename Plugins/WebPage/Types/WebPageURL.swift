@@ -21,31 +21,47 @@ public enum WebPageURL {
     ///   - base: The document's final URL, or its `<base href>` resolved against it.
     /// - Returns: The resolution.
     public static func resolve(_ text: String, against base: URL) -> Resolution {
-        var cleaned = text.trimmingASCIISpaces()
-        cleaned.removeAll { $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard !cleaned.isEmpty, !cleaned.hasPrefix("#") else { return .untouched }
-        if let scheme = scheme(of: cleaned), scheme != "http", scheme != "https" { return .untouched }
-        cleaned = cleaned.replacing("\\", with: "/")
-        var fragment: String?
-        if let hash = cleaned.firstIndex(of: "#") {
-            fragment = String(cleaned[cleaned.index(after: hash)...])
-            cleaned = String(cleaned[..<hash])
+        // Bytes, not Characters: a page can hold hundreds of thousands of references.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 where byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            bytes.append(byte == UInt8(ascii: "\\") ? UInt8(ascii: "/") : byte)
         }
-        guard let url = URL(string: percentEncoded(cleaned), relativeTo: base)?.absoluteURL,
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        guard start < end, bytes[start] != UInt8(ascii: "#") else { return .untouched }
+        let reference = bytes[start..<end]
+        if let scheme = scheme(of: reference), scheme != "http", scheme != "https" { return .untouched }
+        var fragment: String?
+        var path = reference
+        if let hash = reference.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = percentEncoded(String(decoding: reference[(hash + 1)...], as: UTF8.self))
+            path = reference[..<hash]
+        }
+        guard
+            let url = URL(string: percentEncoded(String(decoding: path, as: UTF8.self)), relativeTo: base)?.absoluteURL,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host,
             !host.isEmpty
         else { return .untouched }
-        return .http(url, fragment: fragment.map(percentEncoded))
+        return .http(url, fragment: fragment)
     }
 
-    /// The scheme of an absolute reference (letters, digits, `+-.` before the first `:`), lowercased.
-    static func scheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let candidate = text[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-            candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    /// The scheme of an absolute reference (a letter, then letters, digits and `+-.`, before the first `:`),
+    /// lowercased.
+    static func scheme(of reference: ArraySlice<UInt8>) -> String? {
+        guard let colon = reference.firstIndex(of: UInt8(ascii: ":")), colon > reference.startIndex,
+            isASCIILetter(reference[reference.startIndex])
         else { return nil }
-        return candidate.lowercased()
+        let candidate = reference[..<colon]
+        guard
+            candidate.allSatisfy({
+                isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: ".")
+            })
+        else { return nil }
+        return String(decoding: candidate.map(asciiLower), as: UTF8.self)
     }
 
     /// Percent-encodes every byte that is not URL syntax: controls, space, `"<>\^`{|}`, and non-ASCII (as UTF-8).
