@@ -204,6 +204,9 @@ struct ArchiveCrawl {
                 status: response.status.code, finalURL: response.info.url,
                 contentType: response.head.headerFields[.contentType], body: body)
         } catch let error as ClientError {
+            // A cancelled archive stops, whatever a request in flight made of it; only a resource's own failure
+            // is recorded and passed over.
+            if Task.isCancelled { throw CancellationError() }
             return .failed(error)
         }
     }
