@@ -14,7 +14,8 @@ extension WebPageArchiver {
         public var maxResourceBytes: Int
         /// The most resources fetched for one page, whatever their size. Default 2,000.
         public var maxResources: Int
-        /// Whether only resources on the page's host and port (of its final URL) are fetched. Default `false`.
+        /// Whether only resources on the page's host and port (of its final URL) are fetched. Default `false`. A
+        /// resource that redirects to another host is not saved either.
         public var sameHostOnly: Bool
         /// How many resources are fetched at once. Default 4.
         public var maxConcurrentRequests: Int

@@ -3,6 +3,7 @@ import Glibc
 
 /// A real nginx on 127.0.0.1 serving ``WebPageSite`` on two ports: the page host (``pagePort``) and a "CDN" host
 /// (``cdnPort``). `/start` answers 301 to `/pages/start.html`, `/redirect-img` 302 to `/site/img/redirected.png`,
+/// `/to-cdn.png` 302 to the CDN's `/img/cdn.png`,
 /// `/latin/` is served as ISO-8859-1, and every request is logged (`METHOD URI STATUS`) in ``accessLog``.
 ///
 /// Use ``withWebPageNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
@@ -106,6 +107,7 @@ package final class WebPageNginxPeer {
                     \(types)
                     location = /start { return 301 /pages/start.html; }
                     location = /redirect-img { return 302 /site/img/redirected.png; }
+                    location = /to-cdn.png { return 302 \(cdnOrigin)/img/cdn.png; }
                     location /latin/ { charset iso-8859-1; }
                 }
                 server {

@@ -57,6 +57,7 @@ package enum WebPageSite {
                 + [0xE9] + Array("</p><img src=\"caf".utf8) + [0xE9]
                 + Array(".png\"><img src=\"a%20b.png\"></body></html>\n".utf8),
             "hostile/page.html": Array(hostilePage.utf8),
+            "samehost/page.html": Array(#"<img src="/to-cdn.png"><img src="/site/img/a.png">"#.utf8),
         ]
         for name in [
             "favicon.png", "img/preload.png", "img/bg.png", "img/body.png", "img/a.png", "img/a-1x.png", "img/a-2x.png",

@@ -198,6 +198,17 @@ struct WebPageArchiverNginxTests {
         }
     }
 
+    @Test func sameHostRefusesAResourceRedirectedToAnotherHost() async throws {
+        try await withWebPageNginx { nginx in
+            let page = try await archive(
+                nginx, "/samehost/page.html", mode: .dataURIs, configuration: try .init(sameHostOnly: true))
+            #expect(page.resources.map(\.outcome) == [.otherHost, .saved])
+            #expect(String(decoding: page.bytes, as: UTF8.self).contains(#"<img src="\#(nginx.origin)/to-cdn.png">"#))
+            let open = try await archive(nginx, "/samehost/page.html", mode: .dataURIs)
+            #expect(open.resources.map(\.outcome) == [.saved, .saved])
+        }
+    }
+
     @Test func aNonUTF8PageKeepsItsBytesAndFetchesItsNonASCIIResource() async throws {
         try await withWebPageNginx { nginx in
             let directory = try makeTemporaryDirectory(prefix: "asikit-webpage-latin")

@@ -127,6 +127,8 @@ struct ArchiveCrawl {
                 node.contentType = contentType
                 if !(200..<300).contains(status) {
                     node.outcome = .status(status)
+                } else if configuration.sameHostOnly, !Self.sameOrigin(finalURL, nodes[0].finalURL ?? nodes[0].url) {
+                    node.outcome = .otherHost  // redirected off the page's host
                 } else if totalBytes + body.count > configuration.maxTotalBytes {
                     node.outcome = .overTotalSize
                 } else {
