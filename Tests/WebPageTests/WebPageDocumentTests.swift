@@ -47,6 +47,18 @@ struct WebPageDocumentTests {
         #expect(texts(html) == ["yes1.png", "yes2.png", "yes3.png", "yes4.png", "yes5.png"])
     }
 
+    @Test func svgAndMathMLContentHasNoRawText() {
+        let html = """
+            <svg><style>a{background:url(s.png)}<a href=inner.html></style><title><img src=t.png></title>\
+            <![CDATA[<img src=no.png>]]><image href=i.png /></svg><textarea><img src=no2.png></textarea>\
+            <math><script><img src=m.png></script></math><p><svg><div><img src=out.png>
+            """
+        #expect(texts(html) == ["s.png", "inner.html", "t.png", "i.png", "m.png", "out.png"])
+        let document = WebPageDocument(html: Array(html.utf8))
+        let out = document.rewritten(removingBase: false) { _ in "x" }
+        #expect(WebPageDocument(html: out).references.count == document.references.count)
+    }
+
     @Test func decodesCharacterReferencesInValues() {
         let html = #"<img src="a.png?x=1&amp;y=2&#38;z=&#x33;&copy=4&lt"><img src='q&quot;.png'>"#
         #expect(texts(html) == ["a.png?x=1&y=2&z=3&copy=4<", "q\".png"])

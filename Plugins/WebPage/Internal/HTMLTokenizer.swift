@@ -77,13 +77,17 @@ struct HTMLTokenizer {
                 i = tag.range.upperBound
                 let selfClosing = bytes[i - 2] == UInt8(ascii: "/")
                 if foreignDepth > 0 {
-                    // SVG and MathML content has no raw text: a <style> there is CSS whose text is still markup.
+                    // SVG and MathML content has no raw text: a <style> there is CSS, and markup after it is markup.
                     if Self.breakout.contains(tag.name) {
                         foreignDepth = 0
                     } else {
                         if tag.name == "svg" || tag.name == "math", !selfClosing { foreignDepth += 1 }
                         if tag.name == "style", !selfClosing {
-                            tokens.append(.styleText(i..<rawTextEnd(for: "style", from: i)))
+                            // Its CSS is the text up to the next tag (which is markup here, and must not be read
+                            // as CSS as well).
+                            var end = i
+                            while end < n, bytes[end] != UInt8(ascii: "<") { end += 1 }
+                            tokens.append(.styleText(i..<end))
                         }
                         continue
                     }
