@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "ProxyPAC", targets: ["ProxyPAC"]),
         .library(name: "S3", targets: ["S3"]),
         .library(name: "AmazonS3", targets: ["AmazonS3"]),
+        .library(name: "WebPage", targets: ["WebPage"]),
+        .library(name: "WebPageArchiving", targets: ["WebPageArchiving"]),
         // Ecosystem adapters (issue 20): each links its ecosystem package only into the apps that use it.
         .library(name: "OpenAPIASIKit", targets: ["OpenAPIASIKit"]),
         .library(name: "ASIKitObservability", targets: ["ASIKitObservability"]),
@@ -106,6 +108,12 @@ let package = Package(
         ),
         .target(name: "S3", dependencies: ["HTTPCore", "COpenSSL", "CLibXML2"], path: "Plugins/S3"),
         .target(name: "AmazonS3", dependencies: ["HTTPCore", "HTTPPipeline", "S3"], path: "Modules/AmazonS3"),
+        // A web page and everything it needs, saved for offline use (issue 29, ASIWebPageRequest's heir; decision
+        // 0025): WebPage finds and rewrites references at byte offsets; WebPageArchiving fetches them through a Client.
+        .target(name: "WebPage", dependencies: ["HTTPCore"], path: "Plugins/WebPage"),
+        .target(
+            name: "WebPageArchiving", dependencies: ["HTTPCore", "HTTPPipeline", "WebPage"],
+            path: "Modules/WebPageArchiving"),
 
         // Ecosystem adapters (decision 0018). OpenAPIASIKit sits above the pipeline, like the umbrella: it adapts a
         // `Client` to swift-openapi-runtime's `ClientTransport`. ASIKitObservability is a plugin (a `Middleware`)
@@ -155,7 +163,7 @@ let package = Package(
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
                 "HTTPAuthentication", "FileKeyring", "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC",
-                "S3", "HSTSFile",
+                "S3", "HSTSFile", "WebPage", "WebPageArchiving",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -191,7 +199,9 @@ let package = Package(
         // The `asi` executable, run as a child process against the loopback server and real peers.
         .testTarget(
             name: "ASICommandTests",
-            dependencies: ["HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache"],
+            dependencies: [
+                "HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache", "WebPage",
+            ],
             path: "Tests/ASICommandTests"
         ),
         // Helpers the test targets share: real peers started on free ports, child processes, temporary
@@ -295,6 +305,14 @@ let package = Package(
             ],
             path: "Tests/ProxyPACTests",
             exclude: ["Corpus"]
+        ),
+        .testTarget(
+            name: "WebPageTests",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "WebPage", "WebPageArchiving",
+                "TestSupport",
+            ],
+            path: "Tests/WebPageTests"
         ),
         .testTarget(
             name: "S3Tests",

@@ -30,5 +30,6 @@ let package = Package(
         fuzzTarget("FuzzNetrc", [asikit("HTTPCore"), asikit("FileKeyring")]),
         fuzzTarget("FuzzKeyringFile", [asikit("HTTPCore"), asikit("FileKeyring")]),
         fuzzTarget("FuzzCacheHead", [asikit("HTTPCore"), asikit("DiskCache")]),
+        fuzzTarget("FuzzWebPage", [asikit("WebPage")]),
     ]
 )

@@ -162,11 +162,26 @@ def cache_head():
     return 2
 
 
+def webpage():
+    pages = {
+        "page": b'<!DOCTYPE html><base href="/s/"><link rel=stylesheet href=a.css><img src="a.png" '
+        b'srcset="b.png 1x, c.png 2x" data-src=d.png><style>@import "e.css"; p{background:url(f.png)}</style>'
+        b'<div style="background:url(&quot;g.png&quot;)"><script>x="<img src=no.png>"</script><!-- c -->',
+        "css": b'@import url("a.css"); @import \'b.css\'; x{background:url( c.png ) url(\'d\\\'.png\')}/* url(e) */',
+        "latin1": b'<meta charset=iso-8859-1><img src="caf\xe9.png" alt=\xe9><a href=x?a=1&amp;b>',
+        "broken": b'<img src=a.png alt=<<>> ="w" / ><p a b=c<img src="b.png"><!--> <style>url("x',
+    }
+    for name, data in pages.items():
+        write("FuzzWebPage", name, data)
+    return len(pages)
+
+
 if __name__ == "__main__":
     counts = {
         "FuzzHTTP1Response": http1(), "FuzzSetCookie": cookies(), "FuzzNetrc": netrc(),
         "FuzzChallenge": challenges(), "FuzzGzip": gzip_bodies(), "FuzzCookieFile": cookie_files(),
         "FuzzNTLM": ntlm(), "FuzzKeyringFile": keyring(), "FuzzCacheHead": cache_head(),
+        "FuzzWebPage": webpage(),
     }
     for target, count in counts.items():
         print(f"{target}: {count} seeds", file=sys.stderr)

@@ -20,9 +20,11 @@
 #   libxml2                  the S3 plug-in opens it at run time (decision 0021)
 #   libbrotli1, libzstd1     BrotliCodec and ZstdCodec open them at run time (decision 0024); no -dev package
 #   brotli, zstd             the tools that compress the br and zstd test bodies nginx serves
+#   wget                     the WebPage tests compare the archiver with `wget -p -k -H` on the same site
 #   pip: pacparser           the reference PAC evaluator asi --pac-test is compared with
 #   pip: httpbin, gunicorn   the httpbin peer
 #   pip: moto[server]        the S3-compatible server of the S3 tests
+#   pip: html5lib            the reference HTML parser the WebPage tokenizer is compared with
 #
 # Usage: scripts/install-dependencies.sh [--build-only]
 #   --build-only  only what `swift build` needs (the -dev packages and pkg-config), no peers
@@ -39,7 +41,7 @@ fi
 packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
 if [ "${1:-}" != "--build-only" ]; then
     packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl strace media-types publicsuffix libxml2
-        libpsl5 libbrotli1 libzstd1 brotli zstd)
+        libpsl5 libbrotli1 libzstd1 brotli zstd wget)
     # ip, for the Happy Eyeballs test's private network namespace (a veth pair and a blackholed IPv6 neighbour).
     packages+=(iproute2)
     # The Python peers come from PyPI through pip; Debian's python3-pip where the machine's python3 has none.
@@ -79,3 +81,4 @@ pip_install() {
 pip_install pacparser pacparser
 pip_install "httpbin, gunicorn" httpbin gunicorn
 pip_install "moto.server, boto3" 'moto[server]'
+pip_install html5lib html5lib

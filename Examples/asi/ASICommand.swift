@@ -71,6 +71,7 @@ struct ASICommand: AsyncParsableCommand {
     @OptionGroup(title: "Credential sources") var credentialSources: CredentialSourceFlags
     @OptionGroup(title: "Proxy auto-config") var pac: PACFlags
     @OptionGroup(title: "AWS") var aws: AWSSigV4Flags
+    @OptionGroup(title: "Web page") var webPage: WebPageFlags
 
     /// The checks that need every URL, run once ``ArgumentSplitter``'s URLs are set (not as the parser's
     /// `validate()`, which would see none of them).
@@ -98,6 +99,7 @@ struct ASICommand: AsyncParsableCommand {
         if cache.directory == nil && (cache.policy != nil || cache.seconds != nil) {
             throw ValidationError("--cache-policy and --cache-seconds need --cache DIR.")
         }
+        try webPage.validate(urls: urls, outputs: output.outputs)
     }
 
     /// Parses the arguments and runs; usage errors exit with 2, as curl's do. `--next` starts another group of
@@ -208,6 +210,12 @@ struct ASICommand: AsyncParsableCommand {
             throw ExitCode(failure.exitCode)
         }
         context.cookies.loadCookieFiles()
+        if webPage.mode != nil, let target = targets.first {
+            let code = await WebPageTransfer(context: context, flags: webPage).run(target, output: output.outputs.first)
+            try? await context.client.shutdown()
+            if code != 0 { throw ExitCode(code) }
+            return
+        }
         var code =
             output.parallel
             ? await ParallelTransfer(context: context).run(targets)
