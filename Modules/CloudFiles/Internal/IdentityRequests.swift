@@ -66,7 +66,7 @@ enum IdentityRequests {
             let document = try decode(KeystoneToken.self, answer.body)
             let endpoints = (document.token.catalog ?? []).filter { $0.type == "object-store" }.flatMap(\.endpoints)
             let endpoint = endpoints.first {
-                $0.interface == k.interface && (k.region == nil || $0.region == k.region || $0.region_id == k.region)
+                $0.interface == k.interface && (k.region == nil || $0.region == k.region || $0.regionId == k.region)
             }
             guard let endpoint, let storage = URL(string: endpoint.url) else {
                 throw missing("object-store endpoint (\(k.interface), region \(k.region ?? "any")) in the catalog")
@@ -93,14 +93,16 @@ enum IdentityRequests {
 
     private static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(body))
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return try decoder.decode(type, from: Data(body))
         } catch {
             throw CloudFilesError(code: .authenticationFailed, message: "the identity answer is not the JSON expected")
         }
     }
 }
 
-// The parts of the identity documents that are read (snake case as sent).
+// The parts of the identity documents that are read (snake case converted).
 struct KeystoneToken: Decodable {
     struct Token: Decodable { var catalog: [Service]? }
     struct Service: Decodable {
@@ -110,7 +112,7 @@ struct KeystoneToken: Decodable {
     struct Endpoint: Decodable {
         var interface: String
         var region: String?
-        var region_id: String?
+        var regionId: String?
         var url: String
     }
     var token: Token

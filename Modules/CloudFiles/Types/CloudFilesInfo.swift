@@ -42,53 +42,55 @@ public struct CloudFilesInfo: Sendable, Hashable {
     public init(json body: [UInt8]) throws {
         let root: InfoDocument
         do {
-            root = try JSONDecoder().decode(InfoDocument.self, from: Data(body))
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            root = try decoder.decode(InfoDocument.self, from: Data(body))
         } catch {
             throw CloudFilesError(code: .invalidResponse, message: "GET /info did not answer the JSON expected")
         }
         let swift = root.swift
-        containerListingLimit = swift?.container_listing_limit
-        accountListingLimit = swift?.account_listing_limit
-        maxFileSize = swift?.max_file_size
-        maxObjectNameLength = swift?.max_object_name_length
-        maxMetadataNameLength = swift?.max_meta_name_length
-        maxMetadataValueLength = swift?.max_meta_value_length
-        maxMetadataCount = swift?.max_meta_count
-        maxMetadataOverallSize = swift?.max_meta_overall_size
+        containerListingLimit = swift?.containerListingLimit
+        accountListingLimit = swift?.accountListingLimit
+        maxFileSize = swift?.maxFileSize
+        maxObjectNameLength = swift?.maxObjectNameLength
+        maxMetadataNameLength = swift?.maxMetaNameLength
+        maxMetadataValueLength = swift?.maxMetaValueLength
+        maxMetadataCount = swift?.maxMetaCount
+        maxMetadataOverallSize = swift?.maxMetaOverallSize
         supportsStaticLargeObjects = root.slo != nil
-        maxManifestSegments = root.slo?.max_manifest_segments
-        minSegmentSize = root.slo?.min_segment_size
-        supportsBulkDelete = root.bulk_delete != nil
-        maxDeletesPerRequest = root.bulk_delete?.max_deletes_per_request
-        supportsBulkUpload = root.bulk_upload != nil
+        maxManifestSegments = root.slo?.maxManifestSegments
+        minSegmentSize = root.slo?.minSegmentSize
+        supportsBulkDelete = root.bulkDelete != nil
+        maxDeletesPerRequest = root.bulkDelete?.maxDeletesPerRequest
+        supportsBulkUpload = root.bulkUpload != nil
         supportsTempURL = root.tempurl != nil
-        tempURLDigests = root.tempurl?.allowed_digests ?? []
+        tempURLDigests = root.tempurl?.allowedDigests ?? []
     }
 }
 
-/// The parts of `/info` that are read, named as Swift writes them.
+/// The parts of `/info` that are read (Swift writes the names in snake case).
 struct InfoDocument: Decodable {
     struct Swift: Decodable {
-        var container_listing_limit: Int?
-        var account_listing_limit: Int?
-        var max_file_size: Int64?
-        var max_object_name_length: Int?
-        var max_meta_name_length: Int?
-        var max_meta_value_length: Int?
-        var max_meta_count: Int?
-        var max_meta_overall_size: Int?
+        var containerListingLimit: Int?
+        var accountListingLimit: Int?
+        var maxFileSize: Int64?
+        var maxObjectNameLength: Int?
+        var maxMetaNameLength: Int?
+        var maxMetaValueLength: Int?
+        var maxMetaCount: Int?
+        var maxMetaOverallSize: Int?
     }
     struct SLO: Decodable {
-        var max_manifest_segments: Int?
-        var min_segment_size: Int64?
+        var maxManifestSegments: Int?
+        var minSegmentSize: Int64?
     }
-    struct Bulk: Decodable { var max_deletes_per_request: Int? }
-    struct TempURL: Decodable { var allowed_digests: [String]? }
+    struct Bulk: Decodable { var maxDeletesPerRequest: Int? }
+    struct TempURL: Decodable { var allowedDigests: [String]? }
     struct Present: Decodable {}
     var swift: Swift?
     var slo: SLO?
-    var bulk_delete: Bulk?
-    var bulk_upload: Present?
+    var bulkDelete: Bulk?
+    var bulkUpload: Present?
     var tempurl: TempURL?
 }
 
