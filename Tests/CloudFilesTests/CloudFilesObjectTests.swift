@@ -146,7 +146,7 @@ import Testing
             #expect(session.token.hasPrefix("AUTH_tk"))
             // Replace the stored token with one tempauth never issued.
             let scope = try #require(CredentialScope(url: peer.authURL, realm: "CloudFiles v1:test:tester"))
-            #expect(try await store.credential(for: scope)?.password == session.token)
+            #expect(await store.credential(for: scope)?.password == session.token)
             await store.save(
                 Credential(user: session.storageURL.absoluteString, password: "AUTH_tk0000stale"), for: scope)
             let second = SwiftTestSupport.client(peer, credentialStore: store)
