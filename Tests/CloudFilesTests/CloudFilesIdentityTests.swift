@@ -37,6 +37,11 @@ import Testing
                     }
                     return IdentityServer.identityAnswer(request, token: token)
                 }
+                if request.path == "/cdn/AUTH_x" {
+                    let marker = request.query?.contains("marker=") == true
+                    let page = #"[{"name":"web","cdn_enabled":true,"ttl":900,"cdn_uri":"http://cdn.example/web"}]"#
+                    return .status(200, body: marker ? [] : Array(page.utf8))
+                }
                 if request.path.hasPrefix("/v1/AUTH_x") || request.path.hasPrefix("/cdn/") {
                     let status = state.withLock { $0.storageStatuses.isEmpty ? 200 : $0.storageStatuses.removeFirst() }
                     return .status(
@@ -153,6 +158,14 @@ import Testing
         #expect(cdn?.header("X-CDN-Enabled") == "True")
         #expect(cdn?.header("X-TTL") == "900")
         #expect(cdn?.header("X-Auth-Token") == "token-1")
+        let published = try await files.listCDNContainers(enabledOnly: true).all()
+        #expect(published.map(\.name) == ["web"])
+        #expect(published.first?.cdnEnabled == true && published.first?.ttl == 900)
+        #expect(published.first?.cdnURI == "http://cdn.example/web")
+        #expect(identity.server.requests.contains { $0.target == "/cdn/AUTH_x?format=json&enabled_only=true" })
+        // OpenStack Swift has no CDN: a session without a CDN URL is refused locally.
+        let keystoneFiles = CloudFilesClient(transport: .posix(), authentication: keystone(identity))
+        await #expect(throws: CloudFilesError.self) { try await keystoneFiles.enableCDN(container: "web") }
     }
 
     /// A 401 from storage renews the token once and sends the request again with the new one; a second 401 is the

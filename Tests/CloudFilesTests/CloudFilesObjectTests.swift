@@ -111,6 +111,18 @@ import Testing
                 #expect(error.code == .conflict)
                 #expect(error.status == 409)
             }
+            // An ETag that does not match the bytes: Swift refuses with 422.
+            do {
+                try await files.putObject(
+                    container: "errors", name: "checked", body: .string("abc"),
+                    options: CloudFilesObjectOptions(eTag: String(repeating: "0", count: 32)))
+                Issue.record("a wrong ETag was accepted")
+            } catch let error as CloudFilesError {
+                #expect(error.code == .badRequest && error.status == 422)
+            }
+            try await files.putObject(
+                container: "errors", name: "checked", body: .string("abc"),
+                options: CloudFilesObjectOptions(eTag: "900150983cd24fb0d6963f7d28e17f72"))
             // Over the limits: refused before sending.
             let long = String(repeating: "k", count: 129)
             do {

@@ -82,7 +82,12 @@ extension CloudFilesClient {
     }
 
     static func decodeListing<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
-        if body.isEmpty, let empty = [CloudFilesObject]() as? T ?? [CloudFilesContainer]() as? T { return empty }
+        if body.isEmpty,
+            let empty = [CloudFilesObject]() as? T ?? [CloudFilesContainer]() as? T
+                ?? [CloudFilesCDNContainer]() as? T
+        {
+            return empty
+        }
         do {
             return try JSONDecoder().decode(type, from: Data(body))
         } catch {

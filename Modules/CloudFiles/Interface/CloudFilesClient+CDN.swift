@@ -90,3 +90,53 @@ extension CloudFilesClient {
             options: options)
     }
 }
+
+/// A container in the CDN listing (Rackspace only).
+public struct CloudFilesCDNContainer: Sendable, Hashable, Decodable {
+    /// The container.
+    public var name: String
+    /// Whether it is published.
+    public var cdnEnabled: Bool
+    /// Seconds edge caches keep an object.
+    public var ttl: Int?
+    /// Its public HTTP address.
+    public var cdnURI: String?
+    /// Its HTTPS address.
+    public var cdnSSLURI: String?
+    /// Whether access logs are kept.
+    public var logRetention: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case name, ttl
+        case cdnEnabled = "cdn_enabled"
+        case cdnURI = "cdn_uri"
+        case cdnSSLURI = "cdn_ssl_uri"
+        case logRetention = "log_retention"
+    }
+}
+
+extension CloudFilesClient {
+    /// **Rackspace only.** The CDN-enabled containers as pages (`GET` on the CDN management URL, JSON), with
+    /// `enabled_only` sent when asked (ASICloudFilesCDNRequest ignored it).
+    /// - Parameters:
+    ///   - enabledOnly: Only containers published now.
+    ///   - limit: Names a page.
+    ///   - marker: Only names after it.
+    /// - Returns: The pages.
+    public func listCDNContainers(
+        enabledOnly: Bool = false, limit: Int? = nil, marker: String? = nil
+    )
+        -> CloudFilesPages<CloudFilesCDNContainer>
+    {
+        CloudFilesPages(marker: marker, name: \.name) { marker in
+            guard let base = try await session().cdnManagementURL else {
+                throw CloudFilesError(code: .invalidInput, message: "no CDN management URL (Rackspace only)")
+            }
+            var query = Self.listingQuery(prefix: nil, delimiter: nil, limit: limit, marker: marker, endMarker: nil)
+            if enabledOnly { query.append(("enabled_only", "true")) }
+            let request = try Self.request(
+                .get, base: base, container: nil, object: nil, query: query, headers: [:], body: nil, options: options)
+            return try Self.decodeListing([CloudFilesCDNContainer].self, try await perform(request).body)
+        }
+    }
+}

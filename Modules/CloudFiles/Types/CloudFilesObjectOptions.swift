@@ -11,7 +11,10 @@ public struct CloudFilesObjectOptions: Sendable {
     public var deleteAfter: Int?
     /// `X-Delete-At`: when Swift deletes the object.
     public var deleteAt: Date?
-    /// Other fields sent as given (`Content-Disposition`, `X-Object-Manifest`, `ETag`, …).
+    /// The content's MD5 in hexadecimal, sent as `ETag`: Swift refuses the upload with 422 (``CloudFilesError/Code/badRequest``)
+    /// when the bytes it received differ (ASICloudFilesRequest took this argument and ignored it).
+    public var eTag: String?
+    /// Other fields sent as given (`Content-Disposition`, `X-Object-Manifest`, …).
     public var headerFields: HTTPFields
 
     /// Creates options.
@@ -20,11 +23,13 @@ public struct CloudFilesObjectOptions: Sendable {
     ///   - metadata: The metadata.
     ///   - deleteAfter: Seconds until deletion.
     ///   - deleteAt: The deletion time.
+    ///   - eTag: The content's MD5, checked by Swift.
     ///   - headerFields: Other fields.
     public init(
         contentType: String? = nil, metadata: [String: String] = [:], deleteAfter: Int? = nil, deleteAt: Date? = nil,
-        headerFields: HTTPFields = [:]
+        eTag: String? = nil, headerFields: HTTPFields = [:]
     ) {
+        self.eTag = eTag
         self.contentType = contentType
         self.metadata = metadata
         self.deleteAfter = deleteAfter
@@ -35,6 +40,7 @@ public struct CloudFilesObjectOptions: Sendable {
     func fields(limits: CloudFilesInfo?) throws -> HTTPFields {
         var fields = headerFields
         if let contentType { fields[.contentType] = contentType }
+        if let eTag { fields[HTTPField.Name("ETag")!] = eTag }
         if let deleteAfter { fields[HTTPField.Name("X-Delete-After")!] = String(deleteAfter) }
         if let deleteAt {
             fields[HTTPField.Name("X-Delete-At")!] = String(Int64(deleteAt.timeIntervalSince1970.rounded(.down)))
