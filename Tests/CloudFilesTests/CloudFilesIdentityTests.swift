@@ -205,4 +205,23 @@ import Testing
         #expect(try await third.session().token == "token-2")
         #expect(identity.issued == 2)
     }
+
+    /// A stored token refused by storage, and credentials the identity service refuses too: the caller gets the
+    /// storage's 401 as `.unauthorized`, not a wrapped middleware error.
+    @Test func refusedRenewalIsUnauthorized() async throws {
+        let identity = try IdentityServer(storageStatuses: [204, 401])
+        let store = SessionCredentialStore()
+        _ = try await CloudFilesClient(transport: .posix(), authentication: keystone(identity), credentialStore: store)
+            .containerInfo("c")
+        let revoked = CloudFilesClient(
+            transport: .posix(), authentication: keystone(identity, password: "wrong"), credentialStore: store)
+        do {
+            _ = try await revoked.getObject(container: "c", name: "o")
+            Issue.record("a refused renewal was not reported")
+        } catch let error as CloudFilesError {
+            #expect(error.code == .unauthorized && error.status == 401)
+            #expect(error.transactionID == "tx-401")
+        }
+        #expect(identity.issued == 2)
+    }
 }

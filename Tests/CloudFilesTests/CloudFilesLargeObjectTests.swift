@@ -14,7 +14,7 @@ import Testing
     @Test func staticLargeObjectResumed() async throws {
         try await withOpenStackSwift { peer in
             let log = RequestLog()
-            let files = SwiftTestSupport.client(peer, middleware: [log])
+            let files = SwiftTestSupport.client(peer, user: "t4:tester", middleware: [log])
             let directory = try makeTemporaryDirectory(prefix: "asikit-cloudfiles-slo")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try SwiftTestSupport.writeFile(directory + "/big.bin", size: 5 << 20)
@@ -31,11 +31,13 @@ import Testing
             #expect(info.size == 5 << 20)
             #expect(info.metadata["kind"] == "slo")
 
-            let stat = try peer.swiftclient(["stat", "large", "big.bin"])
+            let stat = try peer.swiftclient(user: "t4:tester", ["stat", "large", "big.bin"])
             #expect(stat.output.contains("X-Static-Large-Object: True"), "\(stat.output)")
             #expect(stat.output.contains("Meta Kind: slo"), "\(stat.output)")
             #expect(
-                try peer.swiftclient(["download", "large", "big.bin", "-o", directory + "/theirs.bin"]).status == 0)
+                try peer.swiftclient(
+                    user: "t4:tester", ["download", "large", "big.bin", "-o", directory + "/theirs.bin"]
+                ).status == 0)
             #expect(SwiftTestSupport.sameFiles(directory + "/big.bin", directory + "/theirs.bin"))
 
             // Resume: two segments gone, the same upload again sends those two only.
@@ -47,8 +49,8 @@ import Testing
             let second = try await files.uploadLargeObject(
                 container: "large", name: "big.bin", fromFile: directory + "/big.bin", configuration: configuration)
             #expect(second.segmentsSent == 2)
-            let sent = log.lines[before...].filter { $0.hasPrefix("PUT /v1/AUTH_test/large_segments/") }
-            #expect(sent.sorted() == [segments[1], segments[3]].map { "PUT /v1/AUTH_test/large_segments/" + $0 })
+            let sent = log.lines[before...].filter { $0.hasPrefix("PUT /v1/AUTH_t4/large_segments/") }
+            #expect(sent.sorted() == [segments[1], segments[3]].map { "PUT /v1/AUTH_t4/large_segments/" + $0 })
             let (_, body) = try await files.getObject(container: "large", name: "big.bin")
             #expect(Data(body) == FileManager.default.contents(atPath: directory + "/big.bin"))
 
@@ -61,7 +63,7 @@ import Testing
     /// (`--use-slo`) downloaded by us.
     @Test func dynamicLargeObjectAndSwiftclientUpload() async throws {
         try await withOpenStackSwift { peer in
-            let files = SwiftTestSupport.client(peer)
+            let files = SwiftTestSupport.client(peer, user: "t5:tester")
             let directory = try makeTemporaryDirectory(prefix: "asikit-cloudfiles-dlo")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try SwiftTestSupport.writeFile(directory + "/big.bin", size: 5 << 20)
@@ -73,14 +75,17 @@ import Testing
             let info = try await files.objectInfo(container: "dynamic", name: "big.bin")
             #expect(info.objectManifest == "dynamic_segments/" + upload.segmentPrefix)
             #expect(info.size == 5 << 20)
-            let stat = try peer.swiftclient(["stat", "dynamic", "big.bin"])
+            let stat = try peer.swiftclient(user: "t5:tester", ["stat", "dynamic", "big.bin"])
             #expect(stat.output.contains("Manifest: dynamic_segments/big.bin/"), "\(stat.output)")
             #expect(
-                try peer.swiftclient(["download", "dynamic", "big.bin", "-o", directory + "/theirs.bin"]).status == 0)
+                try peer.swiftclient(
+                    user: "t5:tester", ["download", "dynamic", "big.bin", "-o", directory + "/theirs.bin"]
+                ).status == 0)
             #expect(SwiftTestSupport.sameFiles(directory + "/big.bin", directory + "/theirs.bin"))
 
             // The other way: swiftclient's SLO, our download.
             let theirs = try peer.swiftclient(
+                user: "t5:tester",
                 [
                     "upload", "--use-slo", "--segment-size", "1048576", "--object-name", "up.bin", "dynamic",
                     directory + "/big.bin",

@@ -13,7 +13,7 @@ import Testing
     @Test func pagedListingExtractionAndBulkDelete() async throws {
         try await withOpenStackSwift { peer in
             let log = RequestLog()
-            let files = SwiftTestSupport.client(peer, middleware: [log])
+            let files = SwiftTestSupport.client(peer, user: "t3:tester", middleware: [log])
             let directory = try makeTemporaryDirectory(prefix: "asikit-cloudfiles-list")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let tar = directory + "/objects.tar"
@@ -41,7 +41,7 @@ import Testing
             #expect(names.count == 1200 && Set(names).count == 1200)
             #expect(names == names.sorted())
             // Three GETs: two pages and the empty one that ends the listing.
-            #expect(log.lines.filter { $0.hasPrefix("GET /v1/AUTH_test/many?format=json") }.count == 3)
+            #expect(log.lines.filter { $0.hasPrefix("GET /v1/AUTH_t3/many?format=json") }.count == 3)
 
             // A limit above the server's 1,000 is clamped: Swift would answer 412.
             let limited = try await files.listObjects(container: "many", limit: 5000).all()
@@ -59,7 +59,9 @@ import Testing
             ).all()
             #expect(bounded.map(\.name) == ["d0/obj-00006", "d0/obj-00009"])
             #expect(
-                try peer.swiftclient(["list", "many", "--prefix", "d2/"]).output.split(separator: "\n").count
+                try peer.swiftclient(user: "t3:tester", ["list", "many", "--prefix", "d2/"]).output.split(
+                    separator: "\n"
+                ).count
                     == 400)
 
             let deleted = try await files.bulkDelete(names.map { "many/" + $0 } + ["many/not-there"])

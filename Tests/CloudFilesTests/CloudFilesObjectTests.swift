@@ -11,7 +11,7 @@ import Testing
     /// delete; swiftclient sees our metadata, and we see the metadata swiftclient posts.
     @Test func containersObjectsAndMetadata() async throws {
         try await withOpenStackSwift { peer in
-            let files = SwiftTestSupport.client(peer)
+            let files = SwiftTestSupport.client(peer, user: "t1:tester")
             try await files.createContainer("photos", metadata: ["Owner": "asi"])
             let container = try await files.containerInfo("photos")
             #expect(container.metadata == ["owner": "asi"])
@@ -34,10 +34,12 @@ import Testing
                     == Array("Swift".utf8))
 
             // swiftclient's stat sees our metadata; what it posts we read back.
-            let stat = try peer.swiftclient(["stat", "photos", "dir/hello world.txt"])
+            let stat = try peer.swiftclient(user: "t1:tester", ["stat", "photos", "dir/hello world.txt"])
             #expect(stat.status == 0)
             #expect(stat.output.contains("Meta Color: blue"), "\(stat.output)")
-            #expect(try peer.swiftclient(["post", "-m", "Shade:dark", "photos", "dir/hello world.txt"]).status == 0)
+            #expect(
+                try peer.swiftclient(user: "t1:tester", ["post", "-m", "Shade:dark", "photos", "dir/hello world.txt"])
+                    .status == 0)
             #expect(
                 try await files.objectInfo(container: "photos", name: "dir/hello world.txt").metadata
                     == ["shade": "dark"])
@@ -87,7 +89,7 @@ import Testing
     /// X-Delete-At.
     @Test func errorsAndLimits() async throws {
         try await withOpenStackSwift { peer in
-            let files = SwiftTestSupport.client(peer)
+            let files = SwiftTestSupport.client(peer, user: "t2:tester")
             let info = try await files.info()
             #expect(info.containerListingLimit == peer.listingLimit)
             #expect(info.supportsStaticLargeObjects && info.supportsBulkDelete && info.supportsTempURL)

@@ -34,13 +34,14 @@ import Testing
     /// (SHA-256, SHA-1, SHA-512, a prefix URL) and refuses a changed signature or an expired URL with 401.
     @Test(.enabled(if: OpenStackSwiftPeer.shouldRun)) func signedURLsAgainstSwift() async throws {
         try await withOpenStackSwift { peer in
-            let files = SwiftTestSupport.client(peer)
+            let files = SwiftTestSupport.client(peer, user: "t6:tester")
             try await files.createContainer("shared")
             try await files.putObject(container: "shared", name: "pre/report one.txt", body: .string("report"))
             try await files.updateAccountMetadata(["Temp-URL-Key": "k3y"])
 
-            let path = "/v1/AUTH_test/shared/pre/report one.txt"
-            let reference = try peer.swiftclient(["tempurl", "--absolute", "GET", "1900000000", path, "k3y"])
+            let path = "/v1/AUTH_t6/shared/pre/report one.txt"
+            let reference = try peer.swiftclient(
+                user: "t6:tester", ["tempurl", "--absolute", "GET", "1900000000", path, "k3y"])
             let ours =
                 path + "?" + CloudFilesTempURL.query(method: "GET", path: path, expires: 1_900_000_000, key: "k3y")
             #expect(reference.output.trimmingCharacters(in: .whitespacesAndNewlines) == ours)
@@ -76,7 +77,7 @@ import Testing
                 container: "shared", name: "pre/report one.txt", expiresIn: 600, key: "wrong")
             #expect(try await anonymous.send(plain(wrongKey)).status.code == 401)
             let expired = URL(
-                string: peer.url.absoluteString + "/v1/AUTH_test/shared/pre/report%20one.txt?"
+                string: peer.url.absoluteString + "/v1/AUTH_t6/shared/pre/report%20one.txt?"
                     + CloudFilesTempURL.query(method: "GET", path: path, expires: 1_000_000, key: "k3y"))!
             #expect(try await anonymous.send(plain(expired)).status.code == 401)
             #expect(try await anonymous.send(plain(good, method: .put)).status.code == 401)

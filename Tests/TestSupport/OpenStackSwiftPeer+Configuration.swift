@@ -57,6 +57,10 @@ extension OpenStackSwiftPeer {
         """
     }
 
+    /// More tempauth accounts, `t1` … `t9` (user `tN:tester`, key `testing`, admin of `AUTH_tN`), so tests sharing
+    /// one server each have an account of their own.
+    package static let extraAccounts = (1...9).map { "t\($0)" }
+
     /// The proxy: Swift's sample pipeline, trimmed (tempurl before tempauth, copy before slo and dlo).
     static func proxyConf(common: String, port: Int, memcached: Int) -> String {
         let filters = [
@@ -80,6 +84,7 @@ extension OpenStackSwiftPeer {
             user_test_tester = testing .admin
             user_test_tester3 = testing3
             user_test2_tester2 = testing2 .admin
+            \(extraAccounts.map { "user_\($0)_tester = testing .admin" }.joined(separator: "\n"))
 
             [filter:cache]
             use = egg:swift#memcache

@@ -1,5 +1,6 @@
 package import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// A real OpenStack Swift object store (Debian's `swift-proxy`, `swift-account`, `swift-container`,
 /// `swift-object`, with `memcached`) on 127.0.0.1, the way `shared/recipes/openstack-swift.sh` starts one: one
@@ -10,10 +11,11 @@ import Glibc
 /// python-swiftclient, the reference client, is ``swiftclient`` (Debian installs it as `/usr/bin/swift`; the
 /// installer diverts it to `/usr/bin/swiftclient` so that it never shadows the Swift toolchain).
 ///
-/// Use ``withOpenStackSwift(_:)`` so the servers stop even when the test throws. Skipped when the packages are not
-/// installed unless `ASI_REQUIRE_PEERS=1`. Starting takes a few seconds (rings, Python imports): share one peer
-/// within a test.
-package final class OpenStackSwiftPeer {
+/// Use ``withOpenStackSwift(_:)``: it shares one server per test process (started on first use, stopped at exit),
+/// and each test uses an account of its own. Skipped when the packages are not installed unless
+/// `ASI_REQUIRE_PEERS=1`. Starting takes 10 to 60 seconds on a busy machine (rings, Python imports).
+// @unchecked: shared by the tests of one process; after `start()` only `stop()` changes it, at exit.
+package final class OpenStackSwiftPeer: @unchecked Sendable {
     /// The proxy's port.
     package let port: Int
     /// The temporary directory: `etc/` (configs and rings), `srv/d1` (the device) and `log/`.
@@ -87,14 +89,14 @@ package final class OpenStackSwiftPeer {
     /// Runs python-swiftclient (`swiftclient -A … -U test:tester -K testing ARGS`) and returns its exit status and
     /// output (stdout and stderr together).
     /// - Parameters:
-    ///   - arguments: The subcommand and its arguments.
     ///   - user: The tempauth user.
     ///   - key: Its key.
     ///   - workingDirectory: Where it runs (downloads land there); the peer's directory by default.
+    ///   - arguments: The subcommand and its arguments.
     /// - Returns: The status and output.
     /// - Throws: ``PeerError`` when it cannot be started.
     package func swiftclient(
-        _ arguments: [String], user: String = "test:tester", key: String = "testing", workingDirectory: String? = nil
+        user: String = "test:tester", key: String = "testing", workingDirectory: String? = nil, _ arguments: [String]
     ) throws -> (status: Int32, output: String) {
         guard let program = Self.swiftclient, let python = Self.python else {
             throw PeerError.notInstalled("python-swiftclient")
@@ -172,7 +174,8 @@ package final class OpenStackSwiftPeer {
             processes.append(child)
             servers.append((child, serverPort))
         }
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
+        // Three minutes at least: five Python servers import Swift at once, beside the rest of the parallel suite.
+        let deadline = ContinuousClock.now + max(PeerEnvironment.startupTimeout, .seconds(180))
         var waiting = servers
         while ContinuousClock.now < deadline {
             for (child, _) in servers where !child.isRunning {
@@ -206,10 +209,42 @@ package final class OpenStackSwiftPeer {
     }
 }
 
-/// Starts OpenStack Swift, runs `body`, and stops it, also when `body` throws.
+/// Runs `body` with the process's one OpenStack Swift, started on first use and stopped when the process exits.
+///
+/// One server is shared because five Python processes per test, started at once by the parallel suite on a
+/// two-core machine, did not become healthy within a minute. Tests stay independent by using an account of their
+/// own (``OpenStackSwiftPeer/extraAccounts``, `tN:tester`/`testing`), never `AUTH_test` together.
 /// - Parameter body: The test.
 /// - Returns: What `body` returns.
-/// - Throws: ``PeerError`` when Swift cannot be started, or what `body` throws.
+/// - Throws: ``PeerError`` when Swift cannot be started (every later caller gets the same error), or what `body`
+///   throws.
 package func withOpenStackSwift<Result>(_ body: (OpenStackSwiftPeer) async throws -> Result) async throws -> Result {
-    try await withPeer(start: { try OpenStackSwiftPeer.start() }, stop: { $0.stop() }, body)
+    let peer = try await offPool { try SharedOpenStackSwift.peer() }
+    return try await body(peer)
+}
+
+/// The shared server: started once under a lock (other callers wait), its outcome kept.
+private enum SharedOpenStackSwift {
+    private static let outcome = Mutex<Result<OpenStackSwiftPeer, PeerError>?>(nil)
+
+    static func peer() throws -> OpenStackSwiftPeer {
+        try outcome.withLock { outcome -> Result<OpenStackSwiftPeer, PeerError> in
+            if let outcome { return outcome }
+            let made: Result<OpenStackSwiftPeer, PeerError>
+            do {
+                made = .success(try OpenStackSwiftPeer.start())
+                atexit { SharedOpenStackSwift.stopAtExit() }
+            } catch let error as PeerError {
+                made = .failure(error)
+            } catch {
+                made = .failure(.startFailed("OpenStack Swift", log: "\(error)"))
+            }
+            outcome = made
+            return made
+        }.get()
+    }
+
+    static func stopAtExit() {
+        if case .success(let peer)? = outcome.withLock({ $0 }) { peer.stop() }
+    }
 }

@@ -50,8 +50,9 @@ public final class CloudFilesTokenMiddleware: Middleware, Sendable {
     ///   - request: The request.
     ///   - context: The attempt's context.
     ///   - next: The rest of the chain.
-    /// - Returns: The response (the second one after a renewal).
-    /// - Throws: What `next` throws, or ``CloudFilesError`` when renewing fails.
+    /// - Returns: The response (the second one after a renewal; the first `401` when the identity service refuses
+    ///   to renew).
+    /// - Throws: What `next` throws, or the transport's error when the identity service cannot be reached.
     public func intercept(
         _ request: Request, context: RequestContext,
         next: @Sendable (Request, RequestContext) async throws -> Response
@@ -63,8 +64,18 @@ public final class CloudFilesTokenMiddleware: Middleware, Sendable {
         signed.headerFields[Self.tokenField] = session.token
         let response = try await next(signed, context)
         guard response.status.code == 401, request.body?.isReplayable ?? true else { return response }
+        let renewed: CloudFilesSession
+        do {
+            renewed = try await cache.renew(rejected: session.token, send: sender)
+        } catch is CloudFilesError {
+            // The identity service refused too (a key revoked meanwhile): the storage's 401 is the answer, so the
+            // caller gets `.unauthorized` with Swift's message rather than a wrapped middleware error.
+            return response
+        } catch {
+            await response.body.discard()
+            throw error
+        }
         await response.body.discard()
-        let renewed = try await cache.renew(rejected: session.token, send: sender)
         signed.headerFields[Self.tokenField] = renewed.token
         return try await next(signed, context)
     }
