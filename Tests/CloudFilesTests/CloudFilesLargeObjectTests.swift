@@ -54,6 +54,13 @@ import Testing
             let (_, body) = try await files.getObject(container: "large", name: "big.bin")
             #expect(Data(body) == FileManager.default.contents(atPath: directory + "/big.bin"))
 
+            // An empty file: a plain empty object, no segment.
+            _ = FileManager.default.createFile(atPath: directory + "/empty.bin", contents: nil)
+            let empty = try await files.uploadLargeObject(
+                container: "large", name: "empty.bin", fromFile: directory + "/empty.bin", configuration: configuration)
+            #expect(empty.segmentCount == 0)
+            #expect(try await files.objectInfo(container: "large", name: "empty.bin").size == 0)
+
             try await files.deleteObject(container: "large", name: "big.bin", includingSegments: true)
             #expect(try await files.listObjects(container: "large_segments").all().isEmpty)
         }

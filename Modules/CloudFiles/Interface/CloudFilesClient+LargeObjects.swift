@@ -8,7 +8,8 @@ extension CloudFilesClient {
     /// Resumable: segments are named as python-swiftclient names them (`<name>/slo/<mtime>/<size>/<segment
     /// size>/<index>`, without `slo/` for a dynamic object), and a segment already in the segment container with the
     /// same size and MD5 is not sent again, so running the upload again after a failure sends only what is missing.
-    /// The object gets `X-Object-Meta-Mtime` as swiftclient sets it.
+    /// The object gets `X-Object-Meta-Mtime` as swiftclient sets it. An empty file becomes a plain empty object (Swift
+    /// refuses empty segments).
     /// - Parameters:
     ///   - container: The container.
     ///   - name: The object's name.
@@ -25,7 +26,14 @@ extension CloudFilesClient {
         configuration: LargeObjectConfiguration, progress: (any ProgressSink)? = nil
     ) async throws -> LargeObjectUpload {
         let file = try LocalFile(path: path)
-        let count = max(1, Int((file.size + configuration.segmentSize - 1) / configuration.segmentSize))
+        let segmentContainer = configuration.segmentContainer ?? container + "_segments"
+        guard file.size > 0 else {
+            // Swift refuses empty segments in a manifest: an empty file is a plain empty object.
+            let eTag = try await putObject(container: container, name: name, body: .bytes([]), options: options)
+            return LargeObjectUpload(
+                eTag: eTag, segmentContainer: segmentContainer, segmentPrefix: "", segmentCount: 0, segmentsSent: 0)
+        }
+        let count = Int((file.size + configuration.segmentSize - 1) / configuration.segmentSize)
         let limits = await knownLimits()
         if configuration.kind == .staticManifest, let limits {
             guard limits.supportsStaticLargeObjects else {
@@ -39,7 +47,6 @@ extension CloudFilesClient {
                 throw CloudFilesError(code: .invalidInput, message: "segments under slo.min_segment_size \(min)")
             }
         }
-        let segmentContainer = configuration.segmentContainer ?? container + "_segments"
         let prefix =
             name + (configuration.kind == .staticManifest ? "/slo/" : "/")
             + "\(file.mtime)/\(file.size)/\(configuration.segmentSize)/"
