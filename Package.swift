@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AmazonS3", targets: ["AmazonS3"]),
         .library(name: "WebPage", targets: ["WebPage"]),
         .library(name: "WebPageArchiving", targets: ["WebPageArchiving"]),
+        .library(name: "CloudFiles", targets: ["CloudFiles"]),
         // Ecosystem adapters (issue 20): each links its ecosystem package only into the apps that use it.
         .library(name: "OpenAPIASIKit", targets: ["OpenAPIASIKit"]),
         .library(name: "ASIKitObservability", targets: ["ASIKitObservability"]),
@@ -114,6 +115,9 @@ let package = Package(
         .target(
             name: "WebPageArchiving", dependencies: ["HTTPCore", "HTTPPipeline", "WebPage"],
             path: "Modules/WebPageArchiving"),
+        // OpenStack Swift / Rackspace Cloud Files (issue 30): above the pipeline like AmazonS3; temp URL HMACs and
+        // segment MD5s from OpenSSL through the COpenSSL shim (decision 0026).
+        .target(name: "CloudFiles", dependencies: ["HTTPCore", "HTTPPipeline", "COpenSSL"], path: "Modules/CloudFiles"),
 
         // Ecosystem adapters (decision 0018). OpenAPIASIKit sits above the pipeline, like the umbrella: it adapts a
         // `Client` to swift-openapi-runtime's `ClientTransport`. ASIKitObservability is a plugin (a `Middleware`)
@@ -320,6 +324,13 @@ let package = Package(
                 "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "S3", "AmazonS3", "TestSupport",
             ],
             path: "Tests/S3Tests"
+        ),
+        // Against a real OpenStack Swift (Debian's packages, tempauth) and python-swiftclient; Keystone v3 and
+        // Rackspace identity against the loopback server.
+        .testTarget(
+            name: "CloudFilesTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "CloudFiles", "TestSupport"],
+            path: "Tests/CloudFilesTests"
         ),
     ]
 )

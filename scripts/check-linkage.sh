@@ -2,8 +2,8 @@
 # Checks that executables built on ASIKit do not load full Foundation (libFoundation.so, or its Networking
 # and XML parts); FoundationEssentials is fine (STYLE §1). Builds and checks:
 #   - a probe executable, made here in a temporary package, that links only HTTPCore, HTTPPipeline,
-#     SocketTransport, DiskCache and AmazonS3 (with the S3 plug-in, whose XML is libxml2's, not FoundationXML),
-#     and runs it once;
+#     SocketTransport, DiskCache, AmazonS3 (with the S3 plug-in, whose XML is libxml2's, not FoundationXML) and
+#     CloudFiles (whose JSON is FoundationEssentials' JSONDecoder), and runs it once;
 #   - the README's first Swift example, in a new package that depends on the ASIKit product only (built, not run);
 #   - the README's blocking-and-async main.swift, in the same package, run against a local python3 http.server;
 #   - the Tour example, and every other executable product named as an argument;
@@ -129,9 +129,10 @@ $dependencies            ]
 )
 EOF
 }
-write_probe_package "$probe" LinkageProbe HTTPCore HTTPPipeline SocketTransport DiskCache S3 AmazonS3
+write_probe_package "$probe" LinkageProbe HTTPCore HTTPPipeline SocketTransport DiskCache S3 AmazonS3 CloudFiles
 cat >"$probe/Sources/LinkageProbe/main.swift" <<'EOF'
 import AmazonS3
+import CloudFiles
 import DiskCache
 import FoundationEssentials
 import HTTPCore
@@ -150,9 +151,12 @@ let s3 = S3Client(transport: .posix(), endpoint: .aws(region: "us-east-1"),
                   credentials: AWSCredentials(accessKeyID: "probe", secretAccessKey: "probe"))
 _ = S3ResponseParser.error(status: 404, body: Array("<Error><Code>NoSuchKey</Code></Error>".utf8))
 try await s3.shutdown()
+// CloudFiles: /info's JSON read with FoundationEssentials' JSONDecoder, and a temp URL signed with OpenSSL.
+_ = try CloudFilesInfo(json: Array(#"{"swift": {"container_listing_limit": 10000}}"#.utf8))
+_ = CloudFilesTempURL.signature(method: "GET", path: "/v1/AUTH_a/c/o", expires: 1, key: "probe")
 print("linkage probe ran")
 EOF
-echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport + DiskCache + AmazonS3)"
+echo "== building the linkage probe (HTTPCore + HTTPPipeline + SocketTransport + DiskCache + AmazonS3 + CloudFiles)"
 case "$scratch" in /*) probe_scratch="$scratch-linkage" ;; *) probe_scratch="$repo/$scratch-linkage" ;; esac
 swift build --package-path "$probe" --scratch-path "$probe_scratch" --product LinkageProbe
 probe_binary="$(swift build --package-path "$probe" --scratch-path "$probe_scratch" --show-bin-path)/LinkageProbe"

@@ -19,6 +19,12 @@
 #                            prefers when newer than its built-in copy
 #   libxml2                  the S3 plug-in opens it at run time (decision 0021)
 #   libbrotli1, libzstd1     BrotliCodec and ZstdCodec open them at run time (decision 0024); no -dev package
+#   swift swift-proxy swift-account swift-container swift-object python3-swift memcached
+#                            a real OpenStack Swift object store for the CloudFiles tests (OpenStackSwiftPeer starts
+#                            its own on free ports; decision 0026)
+#   python3-swiftclient      python-swiftclient, the reference client the CloudFiles tests compare with. Debian
+#                            installs its CLI as /usr/bin/swift, which would shadow the Swift toolchain (`swift build`
+#                            would run the storage client): it is diverted to /usr/bin/swiftclient first (below)
 #   brotli, zstd             the tools that compress the br and zstd test bodies nginx serves
 #   wget                     the WebPage tests compare the archiver with `wget -p -k -H` on the same site
 #   pip: pacparser           the reference PAC evaluator asi --pac-test is compared with
@@ -41,7 +47,8 @@ fi
 packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
 if [ "${1:-}" != "--build-only" ]; then
     packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl strace media-types publicsuffix libxml2
-        libpsl5 libbrotli1 libzstd1 brotli zstd wget)
+        libpsl5 libbrotli1 libzstd1 brotli zstd wget
+        swift swift-proxy swift-account swift-container swift-object python3-swift memcached python3-swiftclient)
     # ip, for the Happy Eyeballs test's private network namespace (a veth pair and a blackholed IPv6 neighbour).
     packages+=(iproute2)
     # The Python peers come from PyPI through pip; Debian's python3-pip where the machine's python3 has none.
@@ -51,6 +58,15 @@ missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
 done
+# python3-swiftclient's /usr/bin/swift must never shadow the Swift toolchain: divert it before the package lands
+# (--rename also moves a file already installed), so that it is installed as /usr/bin/swiftclient.
+if [ "${1:-}" != "--build-only" ] && ! dpkg-divert --list /usr/bin/swift 2>/dev/null | grep -q swiftclient; then
+    if [ "$(id -u)" != 0 ] && [ -z "$sudo" ]; then
+        echo "install-dependencies: not root and no sudo: run as root once to divert /usr/bin/swift" >&2
+        exit 1
+    fi
+    $sudo dpkg-divert --local --rename --divert /usr/bin/swiftclient --add /usr/bin/swift
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" != 0 ] && [ -z "$sudo" ]; then
         echo "install-dependencies: missing ${missing[*]}; not root and no sudo: install them as root" >&2
