@@ -62,7 +62,7 @@ extension CloudFilesClient {
             let length = min(configuration.segmentSize, file.size - offset)
             let segment = Segment(
                 name: prefix + LocalFile.index(index), offset: offset, length: length,
-                eTag: try FilePartReader.md5(path: path, offset: offset, length: length))
+                eTag: try Self.md5(path: path, offset: offset, length: length))
             segments.append(segment)
             if let old = existing[segment.name], old.bytes == length, old.hash == segment.eTag { continue }
             missing.append(index)
@@ -118,7 +118,7 @@ extension CloudFilesClient {
                 fields[HTTPField.Name("ETag")!] = segment.eTag
                 var request = try await self.request(
                     .put, container: container, object: segment.name, headers: fields,
-                    body: FilePartReader.body(path: path, offset: segment.offset, length: segment.length))
+                    body: RequestBody.fileRange(path: path, offset: segment.offset, length: segment.length))
                 request.tag = index
                 attempts[index] += 1
                 queue.add(request)
@@ -150,6 +150,14 @@ extension CloudFilesClient {
     }
 
     /// A segment is sent again after a transport failure, a timeout, or a server error (5xx).
+    /// The MD5 of a byte range of a file, read in chunks: what Swift's ETag of a segment holding it is.
+    static func md5(path: String, offset: Int64, length: Int64) throws -> String {
+        let reader = FileChunkReader(path: path, start: offset, length: length, chunkSize: RequestBody.fileChunkSize)
+        let md5 = StreamingMD5()
+        while let chunk = try reader.read() { md5.update(chunk) }
+        return md5.finish()
+    }
+
     static func isRetryable(_ error: any Error) -> Bool {
         if let error = error as? CloudFilesError { return error.status >= 500 }
         if let error = error as? ClientError { return error.code != .cancelled }

@@ -5,18 +5,22 @@ import Darwin
 #endif
 import Synchronization
 
-/// Reads a file in fixed-size pieces with `pread`, opening it on the first read and closing it at the end.
+/// Reads a file, or one byte range of it, in fixed-size pieces with `pread`, opening it on the first read and
+/// closing it at the end. `package`: the S3 and CloudFiles uploads stream their parts and segments with it.
 ///
 /// Each read is one bounded local-disk `pread`, so the cooperative pool is held only briefly.
-final class FileChunkReader: Sendable {
+package final class FileChunkReader: Sendable {
     private let path: String
+    private let start: Int64
     private let length: Int64
     private let chunkSize: Int
     // The descriptor and offset, guarded by the mutex; a consumer reads one chunk at a time.
     private let state = Mutex<(fd: Int32, offset: Int64)>((-1, 0))
 
-    init(path: String, length: Int64, chunkSize: Int) {
+    /// A reader of `length` bytes from `start`.
+    package init(path: String, start: Int64 = 0, length: Int64, chunkSize: Int) {
         self.path = path
+        self.start = start
         self.length = length
         self.chunkSize = chunkSize
     }
@@ -25,7 +29,8 @@ final class FileChunkReader: Sendable {
         state.withLock { if $0.fd >= 0 { _ = close($0.fd) } }
     }
 
-    func read() throws -> [UInt8]? {
+    /// The next piece of at most `chunkSize` bytes, or `nil` after the end.
+    package func read() throws -> [UInt8]? {
         try state.withLock { state -> [UInt8]? in
             if state.offset >= length {
                 if state.fd >= 0 { _ = close(state.fd); state.fd = -1 }
@@ -38,7 +43,7 @@ final class FileChunkReader: Sendable {
                 }
             }
             let want = Int(min(Int64(chunkSize), length - state.offset))
-            let fd = state.fd, offset = state.offset
+            let fd = state.fd, offset = start + state.offset
             let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
                 count = 0
                 while count < want {

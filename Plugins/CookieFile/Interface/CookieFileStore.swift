@@ -41,7 +41,7 @@ public final class CookieFileStore: CookieStore {
     public let path: String
     /// The settings.
     public let configuration: Configuration
-    private let io: CookieFileIO
+    private let io: SharedFileIO
     private let state: Mutex<State>
 
     /// Opens a cookie file and loads its cookies.
@@ -52,7 +52,7 @@ public final class CookieFileStore: CookieStore {
     public init(path: String, configuration: Configuration = Configuration()) throws(ClientError) {
         self.path = path
         self.configuration = configuration
-        io = CookieFileIO(path: path, beforeRename: configuration.beforeRename)
+        io = CookieFileIO.file(at: path, beforeRename: configuration.beforeRename)
         let now = Date()
         let bytes = try io.read()
         var storage = CookieStorage(limits: configuration.limits)

@@ -1,107 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPCore
 
-/// The file operations of a ``CookieFileStore``: reading the file, a lock that every writer of the file takes,
-/// and an atomic replacement (temporary file in the same folder, `fsync`, `rename`, `fsync` of the folder).
+/// The cookie file's operations: HTTPCore's shared locked-file code with the cookie file's names and limit.
 ///
 /// The lock is an exclusive `flock` on the folder that holds the file, not on the file: the file is replaced by
 /// `rename` on every write, and a lock on the old inode would not stop a second writer who opened the new one.
-struct CookieFileIO: Sendable {
-    /// The cookie file's path.
-    let path: String
-    /// Called after the temporary file is written and synced, before the rename (tests stop the process here).
-    let beforeRename: (@Sendable () -> Void)?
-
-    /// The folder holding the file.
-    var directory: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// The largest cookie file read: 3,000 cookies of 4 KiB each, with room to spare. A larger file (or a device
-    /// such as `/dev/zero`) is refused rather than read into memory without end.
+enum CookieFileIO {
+    /// The largest cookie file read: 3,000 cookies of 4 KiB each, with room to spare.
     static let maxFileBytes = 32 * 1024 * 1024
 
-    /// The file's bytes, or `nil` when it does not exist.
-    /// - Throws: ``ClientError`` with `storageFailed` when it exists and cannot be read, or holds more than
-    ///   ``maxFileBytes``.
-    func read() throws(ClientError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw failure("open", "Cannot read the cookie file")
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("read", "Cannot read the cookie file")
-            }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= Self.maxFileBytes else {
-                throw ClientError(.storageFailed, stage: .cookies,
-                                  message: "The cookie file is larger than \(Self.maxFileBytes / 1_048_576) MiB: \(path)")
-            }
-            bytes += buffer[..<count]
-        }
-    }
-
-    /// Runs `body` holding the exclusive lock every ``CookieFileStore`` of this folder takes to write.
-    /// - Throws: ``ClientError`` with `storageFailed` when the folder cannot be locked, or what `body` throws.
-    func withLock<T>(_ body: () throws(ClientError) -> T) throws(ClientError) -> T {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("open", "Cannot open the cookie file's folder") }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure("flock", "Cannot lock the cookie file's folder") }
-        }
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
-    }
-
-    /// Replaces the file with `bytes` atomically: readers see the old file or the new one, never a part.
-    /// The new file is readable by its owner only (0600): cookies are credentials.
-    /// - Throws: ``ClientError`` with `storageFailed`.
-    func replace(with bytes: [UInt8]) throws(ClientError) {
-        var template = Array((directory + "/.cookies-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure("mkstemp", "Cannot create a temporary cookie file") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var renamed = false
-        defer {
-            if !renamed { unlink(temporary) }
-        }
-        do {
-            defer { close(descriptor) }
-            guard fchmod(descriptor, 0o600) == 0 else { throw failure("fchmod", "Cannot protect the cookie file") }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("write", "Cannot write the cookie file")
-                }
-                offset += written
-            }
-            guard fsync(descriptor) == 0 else { throw failure("fsync", "Cannot write the cookie file") }
-        }
-        beforeRename?()
-        guard rename(temporary, path) == 0 else { throw failure("rename", "Cannot replace the cookie file") }
-        renamed = true
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)  // the rename itself survives a power cut; best effort
-            close(folder)
-        }
-    }
-
-    private func failure(_ operation: String, _ message: String) -> ClientError {
-        ClientError(.storageFailed, stage: .cookies, message: "\(message) \(path)",
-                    underlying: SyscallError.last(operation))
+    /// The operations on the cookie file at `path`.
+    static func file(at path: String, beforeRename: (@Sendable () -> Void)?) -> SharedFileIO {
+        SharedFileIO(path: path, noun: "cookie file", stage: .cookies, maxFileBytes: maxFileBytes,
+                     temporaryPrefix: ".cookies", beforeRename: beforeRename)
     }
 }

@@ -33,7 +33,7 @@ public final class HSTSFileStore: HSTSStore {
     public let path: String
     /// How many lines of the file did not parse when it was read.
     public let skippedLines: Int
-    private let io: HSTSFileIO
+    private let io: SharedFileIO
     private let state: Mutex<State>
 
     /// Opens an HSTS file and loads its entries.
@@ -43,7 +43,7 @@ public final class HSTSFileStore: HSTSStore {
     /// - Throws: ``ClientError`` with ``ClientError/Code/storageFailed`` when the file exists and cannot be read.
     public init(path: String, beforeRename: (@Sendable () -> Void)? = nil) throws(ClientError) {
         self.path = path
-        io = HSTSFileIO(path: path, beforeRename: beforeRename)
+        io = HSTSFileIO.file(at: path, beforeRename: beforeRename)
         let (entries, skipped) = try io.read().map(CurlHSTSFile.entries(in:)) ?? ([:], 0)
         skippedLines = skipped
         let now = Date()

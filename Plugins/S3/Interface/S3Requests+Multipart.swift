@@ -45,7 +45,7 @@ extension S3Requests {
     ) -> Request {
         uploadPart(
             bucket: bucket, key: key, uploadID: uploadID, partNumber: partNumber,
-            body: FilePartReader.body(path: path, offset: offset, length: length))
+            body: RequestBody.fileRange(path: path, offset: offset, length: length))
     }
 
     /// Complete a multipart upload (`POST ?uploadId=…` with the parts' list); read with
