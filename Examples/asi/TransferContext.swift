@@ -168,6 +168,11 @@ struct TransferContext: Sendable {
         if let maxTime = transfer.maxTime { inactivity = min(inactivity, maxTime) }
         options.timeout = .milliseconds(Int64(inactivity * 1000))
         options.connectTimeout = transfer.connectTimeout.map { .milliseconds(Int64($0 * 1000)) }
+        // curl's -Y: the rate a window of -y seconds (30 by default) must reach; -y alone stays the inactivity
+        // timeout, which is curl's -y with its default limit of 1 byte per second.
+        options.lowSpeedLimit = transfer.speedLimit.map {
+            LowSpeedLimit(bytesPerSecond: $0, duration: .milliseconds(Int64((transfer.speedTime ?? 30) * 1000)))
+        }
         options.retriesOnTimeout = transfer.retry
         options.allowsCompressedResponse = transfer.compressed
         // --compressed: inflate as the body arrives, so it streams to stdout; otherwise stream it as sent.

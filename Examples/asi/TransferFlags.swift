@@ -34,6 +34,13 @@ struct TransferFlags: ParsableArguments {
             valueName: "seconds"))
     var speedTime: Double?
 
+    @Option(
+        name: [.customShort("Y"), .customLong("speed-limit")],
+        help: ArgumentHelp(
+            "Give up when slower than this many bytes per second for --speed-time seconds (default 30), as curl.",
+            valueName: "bytes"))
+    var speedLimit: Int?
+
     @Option(name: .customLong("retry"), help: ArgumentHelp("Send again up to N times after a timeout.", valueName: "n"))
     var retry = 0
 

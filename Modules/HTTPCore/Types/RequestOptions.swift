@@ -5,6 +5,9 @@ public struct RequestOptions: Sendable {
     public var timeout: Duration?
     /// The longest a TCP connect plus TLS handshake may take; `nil` uses ``timeout``.
     public var connectTimeout: Duration?
+    /// The slowest the transfer may be for how long (curl's `--speed-limit` and `--speed-time`); it fails with
+    /// ``ClientError/Code/timedOut`` past it. Applies beside ``timeout``. Default `nil`, none.
+    public var lowSpeedLimit: LowSpeedLimit?
     /// How many times a timed-out request is sent again before it fails (`numberOfTimesToRetryOnTimeout`). Default 0.
     /// A timeout while the body streams sends the current hop again and the body starts over: a data callback
     /// then sees the first bytes again (a resumable download continues with `Range` instead).
@@ -135,6 +138,7 @@ public struct RequestOptions: Sendable {
     ) {
         self.timeout = timeout
         self.connectTimeout = nil
+        self.lowSpeedLimit = nil
         self.retriesOnTimeout = retriesOnTimeout
         self.followsRedirects = followsRedirects
         self.redirectBehavior = .browser

@@ -31,6 +31,8 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     var events: [HTTP1Event] = []
     /// The inactivity timeout for every wait of the current exchange (``NanoTime``; `never` for none).
     var inactivityTimeout = NanoTime.never
+    /// The low-speed check of the current exchange (curl's `--speed-limit`), `nil` for none.
+    var lowSpeed: LowSpeedWindow?
     /// When the connection stops being reusable while idle in the pool.
     var idleDeadline: UInt64 = 0
     /// How many requests were sent on it.
@@ -116,6 +118,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
                 ?? Socket.receive(fd, buffer.baseAddress!, count)
             switch result {
             case .bytes(let read):
+                if lowSpeed != nil { try lowSpeed!.record(read, now: NanoTime.now()) }
                 if read == buffer.count && buffer.count < Self.maxBufferSize { growBuffer = true }
                 drained = read < count && tls == nil
                 return read
@@ -208,6 +211,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private func progress(of result: IOResult) async throws -> Int {
         switch result {
         case .bytes(let written):
+            if lowSpeed != nil { try lowSpeed!.record(written, now: NanoTime.now()) }
             return written
         case .wouldBlock(let interest):
             try await wait(for: interest, until: NanoTime.deadline(after: inactivityTimeout), connecting: false)
@@ -222,13 +226,22 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private func wait(
         for interest: IOHandle.Interest, until deadline: UInt64, connecting: Bool, orHangUp: Bool = false
     ) async throws {
-        do {
-            try await handle.wait(for: interest, until: deadline, orHangUp: orHangUp)
-        } catch is IOHandle.TimedOut {
-            throw connecting
-                ? ClientError(.timedOut, stage: .transport, message: "The TLS handshake with \(key) timed out")
-                : ClientError(.timedOut, stage: .transport,
-                              message: "Nothing was sent or received for \(NanoTime.describe(inactivityTimeout))")
+        while true {
+            // A low-speed window that ends first wakes the wait to be judged; the handshake has no such window.
+            let windowEnd = connecting ? NanoTime.never : (lowSpeed?.end ?? NanoTime.never)
+            do {
+                try await handle.wait(for: interest, until: min(deadline, windowEnd), orHangUp: orHangUp)
+                return
+            } catch is IOHandle.TimedOut {
+                if windowEnd < deadline, lowSpeed != nil {
+                    try lowSpeed!.check(now: NanoTime.now())  // throws when the window was too slow
+                    continue
+                }
+                throw connecting
+                    ? ClientError(.timedOut, stage: .transport, message: "The TLS handshake with \(key) timed out")
+                    : ClientError(.timedOut, stage: .transport,
+                                  message: "Nothing was sent or received for \(NanoTime.describe(inactivityTimeout))")
+            }
         }
     }
 }
