@@ -61,3 +61,16 @@ import Testing
         #expect(LowSpeedLimit(bytesPerSecond: 0, duration: .seconds(1)).bytesPerSecond == 1)
     }
 }
+
+/// Where a wait gives up: at the window's end while it is short, at the next window's end once it has its share.
+@Suite struct LowSpeedWindowTests {
+    @Test func theFailureDeadlineMovesOnceTheWindowHasItsShare() throws {
+        var window = LowSpeedWindow(limit: LowSpeedLimit(bytesPerSecond: 100, duration: .seconds(1)), now: 0)
+        #expect(try window.failureDeadline(now: 10) == 1_000_000_000)
+        try window.record(100, now: 20)
+        #expect(try window.failureDeadline(now: 30) == 2_000_000_000)
+        // Past the end with its share: the next window starts then, and fails a window later.
+        #expect(try window.failureDeadline(now: 1_500_000_000) == 2_500_000_000)
+        #expect(throws: ClientError.self) { try window.failureDeadline(now: 2_500_000_000) }
+    }
+}

@@ -226,22 +226,18 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private func wait(
         for interest: IOHandle.Interest, until deadline: UInt64, connecting: Bool, orHangUp: Bool = false
     ) async throws {
-        while true {
-            // A low-speed window that ends first wakes the wait to be judged; the handshake has no such window.
-            let windowEnd = connecting ? NanoTime.never : (lowSpeed?.end ?? NanoTime.never)
-            do {
-                try await handle.wait(for: interest, until: min(deadline, windowEnd), orHangUp: orHangUp)
-                return
-            } catch is IOHandle.TimedOut {
-                if windowEnd < deadline, lowSpeed != nil {
-                    try lowSpeed!.check(now: NanoTime.now())  // throws when the window was too slow
-                    continue
-                }
-                throw connecting
-                    ? ClientError(.timedOut, stage: .transport, message: "The TLS handshake with \(key) timed out")
-                    : ClientError(.timedOut, stage: .transport,
-                                  message: "Nothing was sent or received for \(NanoTime.describe(inactivityTimeout))")
-            }
+        // The low-speed limit fails the wait where its window would fail with no more bytes; the handshake has none.
+        // (A handle's timeout is final, so the wait cannot wake early just to judge a window.)
+        var lowSpeedDeadline = NanoTime.never
+        if !connecting, lowSpeed != nil { lowSpeedDeadline = try lowSpeed!.failureDeadline(now: NanoTime.now()) }
+        do {
+            try await handle.wait(for: interest, until: min(deadline, lowSpeedDeadline), orHangUp: orHangUp)
+        } catch is IOHandle.TimedOut {
+            if lowSpeedDeadline < deadline, let lowSpeed { throw lowSpeed.failure }
+            throw connecting
+                ? ClientError(.timedOut, stage: .transport, message: "The TLS handshake with \(key) timed out")
+                : ClientError(.timedOut, stage: .transport,
+                              message: "Nothing was sent or received for \(NanoTime.describe(inactivityTimeout))")
         }
     }
 }

@@ -32,17 +32,29 @@ struct LowSpeedWindow {
         try check(now: now)
     }
 
-    /// Judges the window if it has ended: below the limit it throws, otherwise the next window starts now.
+    /// Judges the window if it has ended: below the limit it throws, otherwise the next one starts now.
     /// - Throws: ``ClientError`` `timedOut` when the window ended below the limit.
     mutating func check(now: UInt64) throws {
         guard now >= end else { return }
-        guard bytes >= minimumBytes else {
-            throw ClientError(
-                .timedOut, stage: .transport,
-                message: "The transfer was slower than \(limit.bytesPerSecond) bytes per second for "
-                    + NanoTime.describe(length))
-        }
+        guard bytes >= minimumBytes else { throw failure }
         start = now
         bytes = 0
+    }
+
+    /// When the transfer fails if no further byte moves: the current window's end when it is still short of its
+    /// share, otherwise the end of the next window, which would then move nothing. Judges an ended window first.
+    /// - Throws: ``ClientError`` `timedOut` when the window ended below the limit.
+    mutating func failureDeadline(now: UInt64) throws -> UInt64 {
+        try check(now: now)
+        guard bytes >= minimumBytes else { return end }
+        return end > UInt64.max - length ? UInt64.max : end + length
+    }
+
+    /// The error a window below the limit ends the exchange with.
+    var failure: ClientError {
+        ClientError(
+            .timedOut, stage: .transport,
+            message: "The transfer was slower than \(limit.bytesPerSecond) bytes per second for "
+                + NanoTime.describe(length))
     }
 }
