@@ -219,6 +219,15 @@ let package = Package(
         // The userspace link between two network namespaces that the impaired-link tests drive (decision 0029):
         // C, because TUNSETIFF and SIOCSIF* are variadic ioctls.
         .executableTarget(name: "ImpairedLink", path: "Tests/ImpairedLink"),
+        // The soak (scripts/soak.sh): mixed traffic through one Client for minutes, sampling RSS, descriptors,
+        // threads and requests in flight.
+        .executableTarget(
+            name: "ASISoak",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "DiskCache", "Throttle", "TestSupport",
+            ],
+            path: "Tests/Soak"
+        ),
         // asi and curl over a link with delay, loss, reordering, duplication, corruption, a bandwidth cap, a
         // blackhole and MTU changes, against nginx and the loopback server in network namespaces.
         .testTarget(
