@@ -19,6 +19,9 @@
 #   libxml2                  the S3 plug-in opens it at run time (decision 0021)
 #   libbrotli1, libzstd1     BrotliCodec and ZstdCodec open them at run time (decision 0024); no -dev package
 #   brotli, zstd             the tools that compress the br and zstd test bodies nginx serves
+#   (nothing new)            the impaired-link tests (decision 0029) need only nsenter and unshare, from
+#                            util-linux (essential: on every Debian machine), and build their forwarder with
+#                            the toolchain's clang through SwiftPM; they need root for /dev/net/tun
 #   pip: pacparser           the reference PAC evaluator asi --pac-test is compared with
 #   pip: httpbin, gunicorn   the httpbin peer
 #   pip: moto[server]        the S3-compatible server of the S3 tests
