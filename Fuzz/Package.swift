@@ -30,5 +30,7 @@ let package = Package(
         fuzzTarget("FuzzNetrc", [asikit("HTTPCore"), asikit("FileKeyring")]),
         fuzzTarget("FuzzKeyringFile", [asikit("HTTPCore"), asikit("FileKeyring")]),
         fuzzTarget("FuzzCacheHead", [asikit("HTTPCore"), asikit("DiskCache")]),
+        fuzzTarget("FuzzPACAnswer", [asikit("HTTPCore"), asikit("ProxyPAC")]),
+        fuzzTarget("FuzzS3XML", [asikit("HTTPCore"), asikit("S3")]),
     ]
 )
