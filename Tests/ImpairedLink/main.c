@@ -352,7 +352,10 @@ static void command(int fd, char *line) {
     if (!strcmp(words[0], "info")) {
         reply(fd, "ok server /proc/%d/fd/%d client /proc/%d/fd/%d\n", getpid(), ns_fd_server, getpid(), ns_fd_client);
     } else if (!strcmp(words[0], "set")) {
-        if (count < 2 || parse_direction(words[1], &first, &last) < 0) { reply(fd, "error: set DIR KEY=VALUE\n"); return; }
+        if (count < 2 || parse_direction(words[1], &first, &last) < 0) {
+            reply(fd, "error: set DIR KEY=VALUE\n");
+            return;
+        }
         for (int d = first; d <= last; d++) {
             struct impairment updated = directions[d].imp;
             for (int i = 2; i < count; i++) {
@@ -388,9 +391,9 @@ static void command(int fd, char *line) {
     } else if (!strcmp(words[0], "stats") && count == 2 && parse_direction(words[1], &first, &last) == 0 &&
                first == last) {
         struct direction *d = &directions[first];
-        reply(fd, "ok packets %lld payload %lld forwarded %lld dropped %lld corrupted %lld duplicated %lld reordered %lld "
-              "largest %lld elapsed_ns %lld\n", d->packets, d->payload, d->forwarded, d->dropped, d->corrupted,
-              d->duplicated, d->reordered, d->largest, (long long)(now_ns() - start_ns));
+        reply(fd, "ok packets %lld payload %lld forwarded %lld dropped %lld corrupted %lld duplicated %lld "
+              "reordered %lld largest %lld elapsed_ns %lld\n", d->packets, d->payload, d->forwarded, d->dropped,
+              d->corrupted, d->duplicated, d->reordered, d->largest, (long long)(now_ns() - start_ns));
     } else if (!strcmp(words[0], "crossing") && count == 3 && parse_direction(words[1], &first, &last) == 0 &&
                first == last) {
         long long bytes = atoll(words[2]);

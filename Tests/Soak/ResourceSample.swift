@@ -11,7 +11,8 @@ struct ResourceSample: Sendable {
 
     /// The process now, from `/proc/self`.
     static func now(second: Double, tasks: Int) -> ResourceSample {
-        let status = String(decoding: FileManager.default.contents(atPath: "/proc/self/status") ?? Data(), as: UTF8.self)
+        let status = String(
+            decoding: FileManager.default.contents(atPath: "/proc/self/status") ?? Data(), as: UTF8.self)
         func field(_ name: String) -> Double {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
             return Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0

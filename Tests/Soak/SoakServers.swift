@@ -83,9 +83,13 @@ final class SoakServers {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard fd >= 0, bound == 0, Glibc.listen(fd, 64) == 0 else { throw PeerError.startFailed("stall listener", log: "") }
+        guard fd >= 0, bound == 0, Glibc.listen(fd, 64) == 0 else {
+            throw PeerError.startFailed("stall listener", log: "")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }

@@ -83,6 +83,7 @@ struct SoakTraffic: Sendable {
     }
 
     private func count(_ response: ClientResponse, _ bytes: Int) -> String? {
-        response.body.count == bytes ? nil : "\(response.url.path()): \(response.status.code), \(response.body.count) bytes"
+        response.body.count == bytes
+            ? nil : "\(response.url.path()): \(response.status.code), \(response.body.count) bytes"
     }
 }

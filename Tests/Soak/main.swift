@@ -25,7 +25,8 @@ let duration = Duration.milliseconds(Int64(minutes * 60_000))
 let servers = try SoakServers()
 let tinyproxy = TinyproxyPeer.shouldRun ? try? TinyproxyPeer.start() : nil
 let traffic = SoakTraffic(
-    plain: URL(string: "http://127.0.0.1:\(servers.plainPort)")!, tls: URL(string: "https://localhost:\(servers.tlsPort)")!,
+    plain: URL(string: "http://127.0.0.1:\(servers.plainPort)")!,
+    tls: URL(string: "https://localhost:\(servers.tlsPort)")!,
     stall: URL(string: "http://127.0.0.1:\(servers.stallPort)")!, caFile: servers.certificates.caPath,
     proxy: tinyproxy?.route())
 let cacheDirectory = try makeTemporaryDirectory(prefix: "asikit-soak-cache")

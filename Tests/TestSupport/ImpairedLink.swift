@@ -1,5 +1,5 @@
 import FoundationEssentials
-package import Glibc
+import Glibc
 import Synchronization
 
 /// Two network namespaces joined by a link the test controls: the `ImpairedLink` helper (Tests/ImpairedLink/main.c)

@@ -51,7 +51,8 @@ package struct LinkCommand: Sendable {
         return LinkCommand(
             status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
             stdout: FileManager.default.contents(atPath: scratch + "/stdout").map(Array.init) ?? [],
-            stderr: String(decoding: FileManager.default.contents(atPath: scratch + "/stderr") ?? Data(), as: UTF8.self),
+            stderr: String(
+                decoding: FileManager.default.contents(atPath: scratch + "/stderr") ?? Data(), as: UTF8.self),
             elapsed: elapsed)
     }
 }
