@@ -12,7 +12,9 @@ enum LinkFixture {
 
     /// Why the suites skip, shown by swift-testing: the helper's own reason.
     static var skipReason: Comment {
-        Comment(rawValue: "impaired-link tests skipped: \(ImpairedLink.unavailableReason ?? "")")
+        Comment(
+            rawValue: "impaired-link tests skipped: "
+                + (ImpairedLink.unavailableReason ?? (NginxPeer.executable == nil ? "nginx is not installed" : "")))
     }
 
     /// Whether the suites run: namespaces and TUN devices work, and nginx is installed.
