@@ -232,7 +232,7 @@ let package = Package(
         // blackhole and MTU changes, against nginx and the loopback server in network namespaces.
         .testTarget(
             name: "ImpairedLinkTests",
-            dependencies: ["HTTPCore", "HTTPTesting", "TestSupport"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "TestSupport"],
             path: "Tests/ImpairedLinkTests"
         ),
         .testTarget(

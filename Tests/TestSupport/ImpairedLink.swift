@@ -215,7 +215,18 @@ package final class ImpairedLink {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``PeerError`` when the namespace cannot be joined.
     package func onServerSide<T>(_ body: @escaping () throws -> T) throws -> T {
-        let path = serverNamespace
+        try on(.server, body)
+    }
+
+    /// Runs `body` on a thread of its own that has joined one side's namespace: sockets it makes, and threads it
+    /// starts (a transport's event loops), live there. The thread ends when `body` returns.
+    /// - Parameters:
+    ///   - side: The side.
+    ///   - body: What to make there.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``PeerError`` when the namespace cannot be joined.
+    package func on<T>(_ side: Side, _ body: @escaping () throws -> T) throws -> T {
+        let path = side == .server ? serverNamespace : clientNamespace
         let result = Mutex<Result<Handoff<T>, any Error>?>(nil)
         let work = Handoff(value: body)
         startThread {
@@ -228,10 +239,40 @@ package final class ImpairedLink {
                 result.withLock { $0 = value }
             }
         }
-        // The body only binds a socket: a short wait, polled so no semaphore is needed.
+        // The body only binds a socket or starts threads: a short wait, polled so no semaphore is needed.
         while result.withLock({ $0 == nil }) { usleep(1000) }
         return try result.withLock { $0! }.get().value
     }
+
+    /// Whether every thread of this process whose name starts with `prefix` is in one side's namespace, and there
+    /// is at least one: the check that keeps an in-process client from sending to 10.33.0.1 from the host's
+    /// namespace, where the address could be routed off the machine.
+    /// - Parameters:
+    ///   - prefix: The start of the threads' names, such as `asi-loop`.
+    ///   - side: The side.
+    /// - Returns: Whether they all are.
+    package func threads(named prefix: String, areIn side: Side) -> Bool {
+        let namespace = namespaceLink(side == .server ? serverNamespace : clientNamespace)
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return false }
+        var found = 0
+        for task in tasks {
+            let name = FileManager.default.contents(atPath: "/proc/self/task/\(task)/comm").map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? ""
+            guard name.hasPrefix(prefix) else { continue }
+            found += 1
+            if namespaceLink("/proc/self/task/\(task)/ns/net") != namespace { return false }
+        }
+        return found > 0 && namespace != nil
+    }
+}
+
+/// What a namespace link names (`net:[4026532xyz]`), or `nil`.
+private func namespaceLink(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 256)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// The path of an executable product beside the running test executable.
