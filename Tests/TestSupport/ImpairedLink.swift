@@ -244,27 +244,19 @@ package final class ImpairedLink {
         return try result.withLock { $0! }.get().value
     }
 
-    /// Whether every thread of this process whose name starts with `prefix` is in one side's namespace, and there
-    /// is at least one: the check that keeps an in-process client from sending to 10.33.0.1 from the host's
-    /// namespace, where the address could be routed off the machine.
-    /// - Parameters:
-    ///   - prefix: The start of the threads' names, such as `asi-loop`.
-    ///   - side: The side.
-    /// - Returns: Whether they all are.
-    package func threads(named prefix: String, areIn side: Side) -> Bool {
-        let namespace = namespaceLink(side == .server ? serverNamespace : clientNamespace)
-        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return false }
-        var found = 0
-        for task in tasks {
-            let name = FileManager.default.contents(atPath: "/proc/self/task/\(task)/comm").map {
-                String(decoding: $0, as: UTF8.self)
-            } ?? ""
-            guard name.hasPrefix(prefix) else { continue }
-            found += 1
-            if namespaceLink("/proc/self/task/\(task)/ns/net") != namespace { return false }
-        }
-        return found > 0 && namespace != nil
+    /// What names one side's namespace (`net:[4026532…]`), to compare with ``currentThreadNamespace()``.
+    /// - Parameter side: The side.
+    /// - Returns: The name, or `nil` when it cannot be read.
+    package func namespaceID(_ side: Side) -> String? {
+        namespaceLink(side == .server ? serverNamespace : clientNamespace)
     }
+}
+
+/// The network namespace of the calling thread (`net:[4026532…]`): the check that keeps an in-process client from
+/// sending to 10.33.0.1 from the host's namespace, where the address could be routed off the machine.
+/// - Returns: The name, or `nil` when it cannot be read.
+package func currentThreadNamespace() -> String? {
+    namespaceLink("/proc/thread-self/ns/net")
 }
 
 /// What a namespace link names (`net:[4026532xyz]`), or `nil`.
