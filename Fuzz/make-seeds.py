@@ -175,6 +175,7 @@ def pac_answers():
         "DIRECT", "PROXY a:8080; SOCKS5 b:1080; DIRECT", "HTTPS [::1]:8443;SOCKS4 10.0.0.1", "proxy  x ;; direct",
         "PROXY [fe80::1%eth0]:3128", "PROXY a:0; PROXY b:65536; PROXY c:-1; PROXY d:8080",
         ";".join(f"PROXY p{i}:{1000 + i}" for i in range(40)),
+        "PROXY [[eth0]",  # found by the long run of issue 33: a bracket left inside the host
     ])
     for index, answer in enumerate(sorted(answers)):
         write("FuzzPACAnswer", f"answer-{index}", answer.encode())

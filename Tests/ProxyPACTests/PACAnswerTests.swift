@@ -27,6 +27,13 @@ struct PACAnswerTests {
         #expect(routes.last?.resolvesNamesRemotely == true)
     }
 
+    /// Found by `FuzzPACAnswer` (issue 33's long run): `PROXY [[eth0]` read as a proxy named `[eth0`, which is no
+    /// host and was written back as `PROXY [eth0:80`, an entry that reads as nothing.
+    @Test func bracketsLeftInsideAHostAreRefused() {
+        #expect(PACAnswer.routes(from: "PROXY [[eth0]") == [.direct])
+        #expect(PACAnswer.routes(from: "PROXY a]b:80; PROXY [x[y]:1; SOCKS5 [::1]") == [.socks5(host: "::1", port: 1080)])
+    }
+
     @Test func ipv6Proxies() {
         #expect(PACAnswer.routes(from: "PROXY [::1]:8080") == [.http(host: "::1", port: 8080)])
         #expect(PACAnswer.routes(from: "PROXY [2001:db8::1]") == [.http(host: "2001:db8::1", port: 80)])

@@ -72,7 +72,8 @@ public enum PACAnswer {
         } else {
             host = text
         }
-        guard !host.isEmpty, !host.contains("/"), !host.contains("@") else { return nil }
+        // A bracket left inside the host (`[[eth0]`, `a]b`) names nothing and would not survive being written back.
+        guard !host.isEmpty, !host.contains(where: { "/@[]".contains($0) }) else { return nil }
         guard let portText else { return (String(host), defaultPort) }
         guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCIIDigit),
             let port = Int(portText), (1...65535).contains(port)
