@@ -176,6 +176,7 @@ def pac_answers():
         "PROXY [fe80::1%eth0]:3128", "PROXY a:0; PROXY b:65536; PROXY c:-1; PROXY d:8080",
         ";".join(f"PROXY p{i}:{1000 + i}" for i in range(40)),
         "PROXY [[eth0]",  # found by the long run of issue 33: a bracket left inside the host
+        "PROXY a:1; PROXY \u0312:80",  # and a host that was a lone combining mark
     ])
     for index, answer in enumerate(sorted(answers)):
         write("FuzzPACAnswer", f"answer-{index}", answer.encode())
