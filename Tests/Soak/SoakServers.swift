@@ -72,6 +72,11 @@ final class SoakServers {
     }
 
     deinit {
+        stop()
+    }
+
+    /// Stops nginx and removes its directory; the soak calls it before `exit`, which runs no deinit.
+    func stop() {
         nginx.terminate()
         try? FileManager.default.removeItem(atPath: directory)
     }

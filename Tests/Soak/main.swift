@@ -107,6 +107,6 @@ if Double(totals.failures) > Double(totals.requests) * 0.01 {
 }
 tinyproxy?.stop()
 try? FileManager.default.removeItem(atPath: cacheDirectory)
-withExtendedLifetime(servers) {}
+servers.stop()
 print(failed ? "FAIL" : "PASS")
 exit(failed ? 1 : 0)
