@@ -243,6 +243,25 @@ let package = Package(
         // A child process for the keyring's kill -9 and two-writer tests.
         .executableTarget(
             name: "KeyringWriter", dependencies: ["HTTPCore", "FileKeyring"], path: "Tests/KeyringWriter"),
+        // The userspace link between two network namespaces that the impaired-link tests drive (decision 0029):
+        // C, because TUNSETIFF and SIOCSIF* are variadic ioctls.
+        .executableTarget(name: "ImpairedLink", path: "Tests/ImpairedLink"),
+        // The soak (scripts/soak.sh): mixed traffic through one Client for minutes, sampling RSS, descriptors,
+        // threads and requests in flight.
+        .executableTarget(
+            name: "ASISoak",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "DiskCache", "Throttle", "TestSupport",
+            ],
+            path: "Tests/Soak"
+        ),
+        // asi and curl over a link with delay, loss, reordering, duplication, corruption, a bandwidth cap, a
+        // blackhole and MTU changes, against nginx and the loopback server in network namespaces.
+        .testTarget(
+            name: "ImpairedLinkTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "TestSupport"],
+            path: "Tests/ImpairedLinkTests"
+        ),
         .testTarget(
             name: "ThrottleTests",
             dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "Throttle", "TestSupport"],

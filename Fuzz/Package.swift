@@ -31,5 +31,7 @@ let package = Package(
         fuzzTarget("FuzzKeyringFile", [asikit("HTTPCore"), asikit("FileKeyring")]),
         fuzzTarget("FuzzCacheHead", [asikit("HTTPCore"), asikit("DiskCache")]),
         fuzzTarget("FuzzWebPage", [asikit("WebPage")]),
+        fuzzTarget("FuzzPACAnswer", [asikit("HTTPCore"), asikit("ProxyPAC")]),
+        fuzzTarget("FuzzS3XML", [asikit("HTTPCore"), asikit("S3")]),
     ]
 )

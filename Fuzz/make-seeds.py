@@ -176,12 +176,58 @@ def webpage():
     return len(pages)
 
 
+def pac_answers():
+    # No control prefix: the input is what FindProxyForURL returned. The answers the PAC corpus expects
+    # (Tests/ProxyPACTests/Corpus/expected.tsv, third column), and a few written here.
+    answers = set()
+    with open(os.path.join(FUZZ, "..", "Tests", "ProxyPACTests", "Corpus", "expected.tsv")) as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) > 2:
+                answers.add(fields[2].split(" ; ")[0])
+    answers.update([
+        "DIRECT", "PROXY a:8080; SOCKS5 b:1080; DIRECT", "HTTPS [::1]:8443;SOCKS4 10.0.0.1", "proxy  x ;; direct",
+        "PROXY [fe80::1%eth0]:3128", "PROXY a:0; PROXY b:65536; PROXY c:-1; PROXY d:8080",
+        ";".join(f"PROXY p{i}:{1000 + i}" for i in range(40)),
+        "PROXY [[eth0]",  # found by the long run of issue 33: a bracket left inside the host
+        "PROXY a:1; PROXY \u0312:80",  # and a host that was a lone combining mark
+    ])
+    for index, answer in enumerate(sorted(answers)):
+        write("FuzzPACAnswer", f"answer-{index}", answer.encode())
+    return len(answers)
+
+
+def s3_xml():
+    # Control prefix: 1 byte, the document (0 list page, 1 buckets, 2 upload id, 3 ETag, 4 error).
+    ns = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"'
+    docs = {
+        "list": (0, f'<?xml version="1.0" encoding="UTF-8"?><ListBucketResult {ns}><Name>b</Name>'
+                    "<KeyCount>2</KeyCount><IsTruncated>true</IsTruncated><NextContinuationToken>t</NextContinuationToken>"
+                    "<Contents><Key>a.txt</Key><Size>5</Size><ETag>&quot;e&quot;</ETag>"
+                    "<LastModified>2026-01-01T00:00:00.000Z</LastModified><StorageClass>STANDARD</StorageClass></Contents>"
+                    "<CommonPrefixes><Prefix>dir/</Prefix></CommonPrefixes></ListBucketResult>"),
+        "buckets": (1, f"<ListAllMyBucketsResult {ns}><Buckets><Bucket><Name>b</Name>"
+                       "<CreationDate>2026-01-01T00:00:00.000Z</CreationDate></Bucket></Buckets></ListAllMyBucketsResult>"),
+        "upload-id": (2, f"<InitiateMultipartUploadResult {ns}><Bucket>b</Bucket><Key>k</Key>"
+                         "<UploadId>VXBsb2FkIElE</UploadId></InitiateMultipartUploadResult>"),
+        "etag": (3, f"<CompleteMultipartUploadResult {ns}><ETag>&quot;abc-2&quot;</ETag></CompleteMultipartUploadResult>"),
+        "error": (4, "<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>"
+                     "<Key>k</Key><RequestId>r</RequestId></Error>"),
+        "entity": (0, '<!DOCTYPE a [<!ENTITY e "x">]><ListBucketResult><Name>&e;</Name></ListBucketResult>'),
+        "deep": (1, "<a>" * 300 + "</a>" * 300),
+    }
+    for name, (selector, text) in docs.items():
+        write("FuzzS3XML", name, bytes([selector]) + text.encode())
+    return len(docs)
+
+
 if __name__ == "__main__":
     counts = {
         "FuzzHTTP1Response": http1(), "FuzzSetCookie": cookies(), "FuzzNetrc": netrc(),
         "FuzzChallenge": challenges(), "FuzzGzip": gzip_bodies(), "FuzzCookieFile": cookie_files(),
         "FuzzNTLM": ntlm(), "FuzzKeyringFile": keyring(), "FuzzCacheHead": cache_head(),
         "FuzzWebPage": webpage(),
+        "FuzzPACAnswer": pac_answers(), "FuzzS3XML": s3_xml(),
     }
     for target, count in counts.items():
         print(f"{target}: {count} seeds", file=sys.stderr)

@@ -27,6 +27,9 @@
 #                            would run the storage client): it is diverted to /usr/bin/swiftclient first (below)
 #   brotli, zstd             the tools that compress the br and zstd test bodies nginx serves
 #   wget                     the WebPage tests compare the archiver with `wget -p -k -H` on the same site
+#   (nothing new)            the impaired-link tests (decision 0029) need only nsenter and unshare, from
+#                            util-linux (essential: on every Debian machine), and build their forwarder with
+#                            the toolchain's clang through SwiftPM; they need root for /dev/net/tun
 #   pip: pacparser           the reference PAC evaluator asi --pac-test is compared with
 #   pip: httpbin, gunicorn   the httpbin peer
 #   pip: moto[server]        the S3-compatible server of the S3 tests

@@ -192,6 +192,11 @@ struct TransferContext: Sendable {
         // --retry takes curl's meaning (transient statuses and errors, backoff), not ASIHTTPRequest's
         // retry-on-timeout, which stays the library's retriesOnTimeout.
         options.retryPolicy = transfer.retryPolicy(failsOnHTTPError: fail)
+        // curl's -Y: the rate a window of -y seconds (30 by default) must reach; -y alone stays the inactivity
+        // timeout, which is curl's -y with its default limit of 1 byte per second.
+        options.lowSpeedLimit = transfer.speedLimit.map {
+            LowSpeedLimit(bytesPerSecond: $0, duration: .milliseconds(Int64((transfer.speedTime ?? 30) * 1000)))
+        }
         options.allowsCompressedResponse = transfer.compressed
         // --compressed: inflate as the body arrives, so it streams to stdout; otherwise stream it as sent.
         options.inflatesWhenComplete = !transfer.compressed

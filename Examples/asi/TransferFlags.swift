@@ -35,6 +35,13 @@ struct TransferFlags: ParsableArguments {
     var speedTime: Double?
 
     @Option(
+        name: [.customShort("Y"), .customLong("speed-limit")],
+        help: ArgumentHelp(
+            "Give up when slower than this many bytes per second for --speed-time seconds (default 30), as curl.",
+            valueName: "bytes"))
+    var speedLimit: Int?
+
+    @Option(
         name: .customLong("retry"),
         help: ArgumentHelp(
             "Retry up to N times after a transient error (a timeout, 408, 429, 500, 502, 503, 504), as curl does.",

@@ -138,6 +138,7 @@ import Testing
             "Request.usesPersistentConnection": String(request.usesPersistentConnection),
             "RequestOptions.timeout": render(options.timeout),
             "RequestOptions.connectTimeout": render(options.connectTimeout),
+            "RequestOptions.lowSpeedLimit": render(options.lowSpeedLimit),
             "RequestOptions.retriesOnTimeout": String(options.retriesOnTimeout),
             "RequestOptions.followsRedirects": String(options.followsRedirects),
             "RequestOptions.redirectBehavior": "." + String(describing: options.redirectBehavior),

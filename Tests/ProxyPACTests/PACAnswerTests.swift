@@ -27,6 +27,20 @@ struct PACAnswerTests {
         #expect(routes.last?.resolvesNamesRemotely == true)
     }
 
+    /// Found by `FuzzPACAnswer` (issue 33's long run): `PROXY [[eth0]` read as a proxy named `[eth0`, which is no
+    /// host and was written back as `PROXY [eth0:80`, an entry that reads as nothing.
+    @Test func bracketsLeftInsideAHostAreRefused() {
+        #expect(PACAnswer.routes(from: "PROXY [[eth0]") == [.direct])
+        #expect(PACAnswer.routes(from: "PROXY a]b:80; PROXY [x[y]:1; SOCKS5 [::1]") == [.socks5(host: "::1", port: 1080)])
+    }
+
+    /// Found by `FuzzPACAnswer` after 852,258 executions (issue 33): a host that was a lone combining mark (U+0312)
+    /// was written back after a space it then joined into one Character, and read back as nothing.
+    @Test func hostsOutsidePrintableASCIIAreRefused() {
+        #expect(PACAnswer.routes(from: "PROXY \u{312}:80; PROXY b\u{fc}cher.example:80") == [.direct])
+        #expect(PACAnswer.routes(from: "PROXY xn--bcher-kva.example:80") == [.http(host: "xn--bcher-kva.example", port: 80)])
+    }
+
     @Test func ipv6Proxies() {
         #expect(PACAnswer.routes(from: "PROXY [::1]:8080") == [.http(host: "::1", port: 8080)])
         #expect(PACAnswer.routes(from: "PROXY [2001:db8::1]") == [.http(host: "2001:db8::1", port: 80)])

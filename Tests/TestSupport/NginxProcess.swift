@@ -3,7 +3,7 @@ import Glibc
 
 /// Starts and waits for one nginx in the foreground, for the peers that each write their own configuration
 /// (``NginxPeer``, ``DataPathNginxPeer``, ``CacheNginxPeer``).
-enum NginxProcess {
+package enum NginxProcess {
     /// Starts nginx with `directory` as its prefix (`nginx.conf`, `error.log` and `nginx.pid` there) and waits
     /// until it serves every port in `ports`.
     ///
@@ -16,7 +16,7 @@ enum NginxProcess {
     /// - Returns: The running nginx.
     /// - Throws: ``PeerError/startFailed(_:log:)`` when nginx exits, ``PeerError/notReady(_:log:)`` when it is not
     ///   ready within ``PeerEnvironment/startupTimeout``; both carry the end of its logs.
-    static func start(executable: String, directory: String, ports: [Int]) throws -> ChildProcess {
+    package static func start(executable: String, directory: String, ports: [Int]) throws -> ChildProcess {
         let child = try ChildProcess(
             executable: executable,
             arguments: [

@@ -6,6 +6,7 @@ public struct RequestOptions: Sendable {
     private final class Storage: @unchecked Sendable {  // mutated only while uniquely referenced
         var timeout: Duration? = .seconds(10)
         var connectTimeout: Duration? = nil
+        var lowSpeedLimit: LowSpeedLimit? = nil
         var retriesOnTimeout: Int = 0
         var retryPolicy: RetryPolicy? = nil
         var followsRedirects: Bool = true
@@ -47,6 +48,7 @@ public struct RequestOptions: Sendable {
         init(copying other: Storage) {
             timeout = other.timeout
             connectTimeout = other.connectTimeout
+            lowSpeedLimit = other.lowSpeedLimit
             retriesOnTimeout = other.retriesOnTimeout
             retryPolicy = other.retryPolicy
             followsRedirects = other.followsRedirects
@@ -103,6 +105,12 @@ public struct RequestOptions: Sendable {
     public var connectTimeout: Duration? {
         get { storage.connectTimeout }
         set { uniqueStorage().connectTimeout = newValue }
+    }
+    /// The slowest the transfer may be for how long (curl's `--speed-limit` and `--speed-time`); it fails with
+    /// ``ClientError/Code/timedOut`` past it. Applies beside ``timeout``. Default `nil`, none.
+    public var lowSpeedLimit: LowSpeedLimit? {
+        get { storage.lowSpeedLimit }
+        set { uniqueStorage().lowSpeedLimit = newValue }
     }
     /// How many times a timed-out request is sent again before it fails (`numberOfTimesToRetryOnTimeout`). Default 0.
     /// A timeout while the body streams sends the current hop again and the body starts over: a data callback

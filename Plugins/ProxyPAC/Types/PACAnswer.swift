@@ -12,9 +12,9 @@ public import HTTPCore
 /// | `SOCKS`, `SOCKS4` | ``HTTPCore/ProxyRoute/Kind/socks4a`` | 1080 |
 /// | `SOCKS5` | ``HTTPCore/ProxyRoute/Kind/socks5`` (names resolved by the proxy) | 1080 |
 ///
-/// Entries that cannot be read (an unknown keyword, a missing host, a bad port) are skipped, as browsers do; an
-/// answer with no usable entry means `DIRECT`. Only the first ``maxRoutes`` usable entries are kept, so that a
-/// script answering a list without end cannot make one request fail over along it.
+/// Entries that cannot be read (an unknown keyword, a missing host, a host outside printable ASCII, a bad port) are
+/// skipped, as browsers do; an answer with no usable entry means `DIRECT`. Only the first ``maxRoutes`` usable
+/// entries are kept, so that a script answering a list without end cannot make one request fail over along it.
 public enum PACAnswer {
     /// The most routes taken from one answer; later entries are ignored. 32: real answers name two or three.
     public static let maxRoutes = 32
@@ -72,7 +72,12 @@ public enum PACAnswer {
         } else {
             host = text
         }
-        guard !host.isEmpty, !host.contains("/"), !host.contains("@") else { return nil }
+        // A bracket left inside the host (`[[eth0]`, `a]b`) names nothing and would not survive being written back;
+        // nor would a host outside printable ASCII (a lone combining mark joins the space before it into one
+        // Character). Names outside ASCII are written in punycode (`xn--`), as browsers send them.
+        guard !host.isEmpty, !host.contains(where: { "/@[]".contains($0) }),
+            host.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else { return nil }
         guard let portText else { return (String(host), defaultPort) }
         guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCIIDigit),
             let port = Int(portText), (1...65535).contains(port)

@@ -31,6 +31,8 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     var events: [HTTP1Event] = []
     /// The inactivity timeout for every wait of the current exchange (``NanoTime``; `never` for none).
     var inactivityTimeout = NanoTime.never
+    /// The low-speed check of the current exchange (curl's `--speed-limit`), `nil` for none.
+    var lowSpeed: LowSpeedWindow?
     /// When the connection stops being reusable while idle in the pool.
     var idleDeadline: UInt64 = 0
     /// How many requests were sent on it.
@@ -120,6 +122,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
                 ?? Socket.receive(fd, buffer.baseAddress!, count)
             switch result {
             case .bytes(let read):
+                if lowSpeed != nil { try lowSpeed!.record(read, now: NanoTime.now()) }
                 if read == buffer.count && buffer.count < Self.maxBufferSize { growBuffer = true }
                 drained = read < count && tls == nil
                 return read
@@ -212,6 +215,7 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private func progress(of result: IOResult) async throws -> Int {
         switch result {
         case .bytes(let written):
+            if lowSpeed != nil { try lowSpeed!.record(written, now: NanoTime.now()) }
             return written
         case .wouldBlock(let interest):
             try await wait(for: interest, until: NanoTime.deadline(after: inactivityTimeout), connecting: false)
@@ -226,9 +230,14 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private func wait(
         for interest: IOHandle.Interest, until deadline: UInt64, connecting: Bool, orHangUp: Bool = false
     ) async throws {
+        // The low-speed limit fails the wait where its window would fail with no more bytes; the handshake has none.
+        // (A handle's timeout is final, so the wait cannot wake early just to judge a window.)
+        var lowSpeedDeadline = NanoTime.never
+        if !connecting, lowSpeed != nil { lowSpeedDeadline = try lowSpeed!.failureDeadline(now: NanoTime.now()) }
         do {
-            try await handle.wait(for: interest, until: deadline, orHangUp: orHangUp)
+            try await handle.wait(for: interest, until: min(deadline, lowSpeedDeadline), orHangUp: orHangUp)
         } catch is IOHandle.TimedOut {
+            if lowSpeedDeadline < deadline, let lowSpeed { throw lowSpeed.failure }
             throw connecting
                 ? ClientError(.timedOut, stage: .transport, message: "The TLS handshake with \(key) timed out")
                 : ClientError(.timedOut, stage: .transport,

@@ -11,6 +11,8 @@ struct ExchangePlan: Sendable {
     let framing: BodyFraming
     /// The inactivity timeout (``NanoTime``), `never` for none.
     let timeout: UInt64
+    /// The request's low-speed limit (curl's `--speed-limit` and `--speed-time`), if any.
+    let lowSpeed: LowSpeedLimit?
     /// Whether to keep the connection after the response (``Request/usesPersistentConnection``).
     let persistent: Bool
     /// How long the connection may wait idle for reuse, unless the server's `Keep-Alive: timeout=` says otherwise.
@@ -102,6 +104,7 @@ struct ExchangePlan: Sendable {
                                                host: target.hostField, fields: fields, framing: framing,
                                                keepsProxyAuthorization: throughHTTPProxy)
         timeout = request.options.timeout.map(NanoTime.nanoseconds) ?? NanoTime.never
+        lowSpeed = request.options.lowSpeedLimit
         self.idleTimeout = NanoTime.nanoseconds(idleTimeout ?? request.options.persistentConnectionTimeout)
     }
 

@@ -18,6 +18,7 @@ struct HTTP1Exchange {
     /// - Throws: ``ClientError`` or `CancellationError`; the connection is then the caller's to close.
     func run() async throws -> Response {
         connection.inactivityTimeout = plan.timeout
+        connection.lowSpeed = plan.lowSpeed.map { LowSpeedWindow(limit: $0, now: NanoTime.now()) }
         connection.parser.expectResponse(
             toMethod: plan.request.method, upgradeRequested: plan.request.headerFields[.upgrade] != nil)
         connection.requestCount += 1
