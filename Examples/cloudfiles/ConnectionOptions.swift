@@ -40,12 +40,14 @@ struct ConnectionOptions: ParsableArguments {
     /// - Throws: ``CommandFailure`` when something is missing.
     func authentication() throws -> CloudFilesAuthentication {
         guard let text = auth ?? Self.environment("ST_AUTH"), let url = URL(string: text), url.host != nil else {
-            throw CommandFailure("Auth version 1.0 requires ST_AUTH, ST_USER, and ST_KEY environment variables "
-                + "to be set or overridden with -A, -U, or -K.")
+            throw CommandFailure(
+                "Auth version 1.0 requires ST_AUTH, ST_USER, and ST_KEY environment variables "
+                    + "to be set or overridden with -A, -U, or -K.")
         }
         guard let user = user ?? Self.environment("ST_USER"), let key = key ?? Self.environment("ST_KEY") else {
-            throw CommandFailure("Auth version 1.0 requires ST_AUTH, ST_USER, and ST_KEY environment variables "
-                + "to be set or overridden with -A, -U, or -K.")
+            throw CommandFailure(
+                "Auth version 1.0 requires ST_AUTH, ST_USER, and ST_KEY environment variables "
+                    + "to be set or overridden with -A, -U, or -K.")
         }
         let region = regionName ?? Self.environment("OS_REGION_NAME")
         switch authVersion ?? Self.environment("ST_AUTH_VERSION") ?? "1.0" {

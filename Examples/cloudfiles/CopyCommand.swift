@@ -21,8 +21,9 @@ struct CopyCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard names.count >= 2 else {
-            throw CommandFailure("Usage: cloudfiles copy [--destination </container/object>] [--meta <name:value>] "
-                + "<container> <object> [<object>] [...]")
+            throw CommandFailure(
+                "Usage: cloudfiles copy [--destination </container/object>] [--meta <name:value>] "
+                    + "<container> <object> [<object>] [...]")
         }
         let container = names[0]
         if container.contains("/") { throw CommandFailure(slashWarning(container)) }
@@ -53,7 +54,8 @@ struct CopyCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure.object(error, container, object, method: "COPY", at: link)
             }
-            output.line("\(container)/\(object) copied to " + (target == nil ? "<self>" : "/\(to.container)/\(to.object)"))
+            output.line(
+                "\(container)/\(object) copied to " + (target == nil ? "<self>" : "/\(to.container)/\(to.object)"))
         }
         output.flush()
     }

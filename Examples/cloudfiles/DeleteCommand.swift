@@ -24,7 +24,9 @@ struct DeleteCommand: AsyncParsableCommand {
     static let bulkThreshold = 20
 
     func run() async throws {
-        guard let container = names.first else { throw CommandFailure("Usage: cloudfiles delete <container> [<object>] [...]") }
+        guard let container = names.first else {
+            throw CommandFailure("Usage: cloudfiles delete <container> [<object>] [...]")
+        }
         if container.contains("/") { throw CommandFailure(slashWarning(container)) }
         let link = try await connection.connect()
         let output = Output()
@@ -34,7 +36,8 @@ struct DeleteCommand: AsyncParsableCommand {
             do {
                 objects = try await link.files.listObjects(container: container, prefix: prefix).all().map(\.name)
             } catch let error as CloudFilesError where error.status == 404 {
-                throw CommandFailure("Error Deleting: \(container): \"Container '\(container)' not found\" container:\(container)")
+                throw CommandFailure(
+                    "Error Deleting: \(container): \"Container '\(container)' not found\" container:\(container)")
             } catch {
                 throw CommandFailure.container(error, container, method: "GET", at: link)
             }
@@ -81,7 +84,8 @@ struct DeleteCommand: AsyncParsableCommand {
             return
         }
         let head = try await link.files.objectInfo(container: container, name: object)
-        try await link.files.deleteObject(container: container, name: object, includingSegments: head.isStaticLargeObject)
+        try await link.files.deleteObject(
+            container: container, name: object, includingSegments: head.isStaticLargeObject)
         if let manifest = head.objectManifest, let slash = manifest.firstIndex(of: "/") {
             let segmentContainer = percentDecoded(String(manifest[..<slash]))
             let segmentPrefix = String(manifest[manifest.index(after: slash)...])

@@ -20,8 +20,12 @@ struct DownloadCommand: AsyncParsableCommand {
     var names: [String]
 
     func run() async throws {
-        if output != nil && names.count != 2 { throw CommandFailure("-o option only allowed for single file downloads") }
-        guard let container = names.first else { throw CommandFailure("Usage: cloudfiles download <container> [<object>] [...]") }
+        if output != nil && names.count != 2 {
+            throw CommandFailure("-o option only allowed for single file downloads")
+        }
+        guard let container = names.first else {
+            throw CommandFailure("Usage: cloudfiles download <container> [<object>] [...]")
+        }
         if container.contains("/") { throw CommandFailure(slashWarning(container)) }
         let started = ContinuousClock.now
         let link = try await connection.connect()

@@ -22,7 +22,7 @@ enum GlobalArguments {
                 break
             }
         }
-        guard index < arguments.count else { return globals.isEmpty ? arguments : arguments }
+        guard index < arguments.count else { return arguments }
         return [arguments[index]] + globals + arguments[(index + 1)...]
     }
 }

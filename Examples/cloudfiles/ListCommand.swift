@@ -39,18 +39,23 @@ struct ListCommand: AsyncParsableCommand {
         if delimiter != nil && names.isEmpty { throw CommandFailure("-d option only allowed for container listings") }
         if totals && !long { throw CommandFailure("Listing totals only works with -l or --lh.") }
         guard names.count <= 1, !(names.first ?? "").contains("/") else {
-            throw CommandFailure("Usage: cloudfiles list [--long] [--lh] [--totals] [--prefix <prefix>] "
-                + "[--delimiter <delimiter>] [<container>]")
+            throw CommandFailure(
+                "Usage: cloudfiles list [--long] [--lh] [--totals] [--prefix <prefix>] "
+                    + "[--delimiter <delimiter>] [<container>]")
         }
         let link = try await connection.connect()
         let output = Output()
         if let container = names.first {
             var bytes: Int64 = 0
             do {
-                for try await page in link.files.listObjects(container: container, prefix: prefix, delimiter: delimiter) {
+                for try await page in link.files.listObjects(container: container, prefix: prefix, delimiter: delimiter)
+                {
                     for entry in page {
                         bytes += entry.bytes
-                        guard long else { output.line(entry.name); continue }
+                        guard long else {
+                            output.line(entry.name)
+                            continue
+                        }
                         guard !totals else { continue }
                         let (date, time) = Self.dateAndTime(entry)
                         let type = entry.isDirectory ? "None" : entry.contentType
@@ -70,10 +75,14 @@ struct ListCommand: AsyncParsableCommand {
                     for entry in page {
                         count += Int64(entry.count)
                         bytes += entry.bytes
-                        guard long else { output.line(entry.name); continue }
+                        guard long else {
+                            output.line(entry.name)
+                            continue
+                        }
                         let head = StatFields(try await link.files.containerInfo(entry.name).headerFields)
                         guard !totals else { continue }
-                        let stamp = head["x-timestamp"].flatMap(Double.init).map(Self.datestamp)
+                        let stamp =
+                            head["x-timestamp"].flatMap(Double.init).map(Self.datestamp)
                             ?? "????-??-?? ??:??:??"
                         output.line(
                             pad(String(entry.count), 12) + " " + printedBytes(entry.bytes, human: human) + " " + stamp

@@ -39,7 +39,8 @@ struct StatCommand: AsyncParsableCommand {
             let prefix = "x-account-storage-policy-"
             var policies = [String]()
             for (name, _) in fields.pairs where name.hasPrefix(prefix) {
-                let policy = String(name.dropFirst(prefix.count).split(separator: "-").dropLast(2).joined(separator: "-"))
+                let policy = String(
+                    name.dropFirst(prefix.count).split(separator: "-").dropLast(2).joined(separator: "-"))
                 if !policies.contains(policy) { policies.append(policy) }
             }
             for policy in policies {
@@ -52,8 +53,10 @@ struct StatCommand: AsyncParsableCommand {
             }
             items += fields.items(
                 metaPrefix: "x-account-meta-",
-                excluding: ["content-length", "date", "x-account-container-count", "x-account-object-count",
-                    "x-account-bytes-used"], excludingPrefix: prefix)
+                excluding: [
+                    "content-length", "date", "x-account-container-count", "x-account-object-count",
+                    "x-account-bytes-used",
+                ], excludingPrefix: prefix)
             StatFields.print(items, to: output)
         case 1:
             let container = names[0]
@@ -71,8 +74,10 @@ struct StatCommand: AsyncParsableCommand {
             ]
             items += fields.items(
                 metaPrefix: "x-container-meta-",
-                excluding: ["content-length", "date", "x-container-object-count", "x-container-bytes-used",
-                    "x-container-read", "x-container-write", "x-container-sync-to", "x-container-sync-key"])
+                excluding: [
+                    "content-length", "date", "x-container-object-count", "x-container-bytes-used",
+                    "x-container-read", "x-container-write", "x-container-sync-to", "x-container-sync-key",
+                ])
             StatFields.print(items, to: output)
         default:
             let (container, object) = (names[0], names[1])

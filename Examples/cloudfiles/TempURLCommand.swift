@@ -53,7 +53,9 @@ struct TempURLCommand: AsyncParsableCommand {
         }
         let parts = objectPath.split(separator: "/", maxSplits: 4, omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0].isEmpty, parts[1..<(prefixBased ? 4 : 5)].allSatisfy({ !$0.isEmpty }) else {
-            throw CommandFailure(prefixBased ? "path must at least contain /v1/a/c/" : "path must be full path to an object e.g. /v1/a/c/o")
+            throw CommandFailure(
+                prefixBased
+                    ? "path must at least contain /v1/a/c/" : "path must be full path to an object e.g. /v1/a/c/o")
         }
         if !["GET", "PUT", "HEAD", "POST", "DELETE"].contains(method) {
             output.line("WARNING: Non default HTTP method \(method) for tempurl specified, possibly an error")

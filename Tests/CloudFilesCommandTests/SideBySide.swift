@@ -80,7 +80,8 @@ struct SideBySide {
             String(decoding: FileManager.default.contents(atPath: scratch + "/" + name) ?? Data(), as: UTF8.self)
         }
         let signal = status & 0x7f
-        return Run(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, stdout: read("stdout"), stderr: read("stderr"))
+        return Run(
+            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, stdout: read("stdout"), stderr: read("stderr"))
     }
 
     /// `swift stat`'s lines without the ones that differ per request (transaction IDs).
