@@ -6,7 +6,7 @@ import Testing
 /// (accounts `t7` and `t8`, which no other test uses), and their exit codes and outputs are compared.
 @Suite(.enabled(if: OpenStackSwiftPeer.shouldRun, "OpenStack Swift is not installed"))
 struct CloudFilesCommandTests {
-    /// upload (object naming, SLO), list (--prefix, --delimiter, -l), stat, download (-o, and both ways), post,
+    /// upload (object naming, SLO, DLO), list (--prefix, --delimiter, -l), stat, download (-o, and both ways), post,
     /// copy: the same outputs as swiftclient's for the same objects.
     @Test func everydayCommandsAnswerAsSwiftclient() async throws {
         try await withOpenStackSwift { peer in
@@ -31,6 +31,12 @@ struct CloudFilesCommandTests {
             let theirSLO = try await both.theirs(["upload", "theirs"] + slo)
             #expect(ourSLO.status == 0 && ourSLO.lines.sorted() == theirSLO.lines.sorted(), "\(ourSLO)\n\(theirSLO)")
 
+            // A dynamic large object (the default with --segment-size), named by --object-name.
+            let dlo = ["big.bin", "--object-name", "dlo.bin", "-S", "1048576"]
+            let ourDLO = try await both.ours(["upload", "mine"] + dlo)
+            let theirDLO = try await both.theirs(["upload", "theirs"] + dlo)
+            #expect(ourDLO.status == 0 && ourDLO.lines.sorted() == theirDLO.lines.sorted(), "\(ourDLO)\n\(theirDLO)")
+
             // Listings of our container by both, with and without options.
             for options in [[], ["--prefix", "d/"], ["--delimiter", "/"], ["-l", "--delimiter", "/"], ["--lh"]] {
                 let ours = try await both.ours(["list", "mine"] + options)
@@ -42,7 +48,7 @@ struct CloudFilesCommandTests {
             #expect(ourContainers.lines == ["mine", "mine_segments", "theirs", "theirs_segments"])
 
             // stat of the account, a container and the SLO, lined up the same way.
-            for names in [[], ["mine"], ["mine", "big.bin"], ["mine", "a.txt"]] {
+            for names in [[], ["mine"], ["mine", "big.bin"], ["mine", "dlo.bin"], ["mine", "a.txt"]] {
                 let ours = try await both.ours(["stat"] + names)
                 let theirs = try await both.theirs(["stat"] + names)
                 #expect(ours.status == 0 && SideBySide.stable(ours) == SideBySide.stable(theirs), "\(ours)\n\(theirs)")
@@ -55,6 +61,12 @@ struct CloudFilesCommandTests {
             #expect(ourDownload.lines.map { $0.split(separator: " ").first } == ["big.bin"])
             #expect(FileManager.default.contents(atPath: directory + "/ours.bin") == Data(big))
             #expect(FileManager.default.contents(atPath: directory + "/theirs.bin") == Data(big))
+
+            // delete of the DLO takes its segments too, as swiftclient's does.
+            let deleted = try await both.ours(["delete", "mine", "dlo.bin"])
+            #expect(deleted.status == 0 && deleted.lines == ["dlo.bin"], "\(deleted)")
+            let segments = try await both.theirs(["list", "mine_segments", "--prefix", "dlo.bin/"])
+            #expect(segments.status == 0 && segments.stdout.isEmpty, "\(segments)")
 
             // post -m, then copy to a container that does not exist yet: swiftclient sees the metadata on the copy.
             let post = try await both.ours(["post", "-m", "Colour:Blue", "mine", "a.txt"])
