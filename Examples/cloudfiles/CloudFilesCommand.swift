@@ -14,7 +14,7 @@ struct CloudFilesCommand: AsyncParsableCommand {
         commandName: "cloudfiles",
         abstract: "OpenStack Swift object storage, with python-swiftclient's `swift` command line.",
         discussion: """
-            Global options (-A/-U/-K/-V, or ST_AUTH/ST_USER/ST_KEY/ST_AUTH_VERSION) may come before or after
+            Global options (-A/-U/-K/-V, or ST_AUTH/ST_USER/ST_KEY/ST_AUTH_VERSION) may come before or after \
             the subcommand. On failure: exit status 1, nothing on stdout, the error on stderr.
             """,
         subcommands: [
