@@ -92,6 +92,21 @@ struct Connection {
 
     /// The URL of a container or object, for messages.
     func url(_ container: String? = nil, _ object: String? = nil) -> String {
-        [storageURL, container, object].compactMap { $0 }.joined(separator: "/")
+        ([storageURL] + [container, object].compactMap { $0.map(Self.quoted) }).joined(separator: "/")
+    }
+
+    /// Python's `urllib.parse.quote` (safe `/`), as swiftclient writes names into its messages.
+    static func quoted(_ name: String) -> String {
+        let safe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes = [UInt8]()
+        for byte in name.utf8 {
+            if safe.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

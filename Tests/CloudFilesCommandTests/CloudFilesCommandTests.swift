@@ -90,7 +90,7 @@ struct CloudFilesCommandTests {
             try Data("x".utf8).write(to: URL(filePath: directory + "/x.txt"))
             #expect(try await both.ours(["upload", "here", "x.txt"]).status == 0)
             let cases: [([String], String)] = [
-                (["stat", "missing"], "testing"), (["stat", "here", "missing"], "testing"),
+                (["stat", "missing"], "testing"), (["stat", "here", "no such/ñame"], "testing"),
                 (["list", "missing"], "testing"), (["download", "here", "missing", "-o", "out.bin"], "testing"),
                 (["delete", "here", "missing"], "testing"), (["post", "here", "missing"], "testing"),
                 (["stat"], "wrong-key"), (["tempurl", "GET", "60", "/v1/AUTH_t8/here", "k"], "testing"),
