@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "ASIKitObservability", targets: ["ASIKitObservability"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
+        .executable(name: "cloudfiles", targets: ["CloudFilesCommand"]),
         .executable(name: "CustomAdapters", targets: ["CustomAdapters"]),
     ],
     dependencies: [
@@ -173,6 +174,14 @@ let package = Package(
             path: "Examples/asi",
             exclude: ["README.md"]
         ),
+        .executableTarget(
+            name: "CloudFilesCommand",
+            dependencies: [
+                "HTTPCore", "SocketTransport", "CloudFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/cloudfiles"
+        ),
 
         // Tests.
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPTesting"], path: "Tests/HTTPCoreTests"),
@@ -207,6 +216,12 @@ let package = Package(
                 "HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache", "WebPage",
             ],
             path: "Tests/ASICommandTests"
+        ),
+        // The `cloudfiles` executable and python-swiftclient, side by side against a real OpenStack Swift.
+        .testTarget(
+            name: "CloudFilesCommandTests",
+            dependencies: ["TestSupport", "CloudFilesCommand"],
+            path: "Tests/CloudFilesCommandTests"
         ),
         // Helpers the test targets share: real peers started on free ports, child processes, temporary
         // directories and files. Not a product.

@@ -6,7 +6,7 @@
 #     CloudFiles (whose JSON is FoundationEssentials' JSONDecoder), and runs it once;
 #   - the README's first Swift example, in a new package that depends on the ASIKit product only (built, not run);
 #   - the README's blocking-and-async main.swift, in the same package, run against a local python3 http.server;
-#   - the Tour example, and every other executable product named as an argument;
+#   - the Tour and cloudfiles examples, and every other executable product named as an argument;
 #   - Examples/OpenAPIClient, a separate package that depends on this one by path and on the ecosystem packages
 #     the adapters adapt (a generated OpenAPI client through OpenAPIASIKit, with ASIKitObservability): built, not
 #     run here (`.ci/run` runs it).
@@ -251,7 +251,7 @@ else
 fi
 
 # ---------------------------------------------------------------- the package's own executables
-products=(Tour "$@")
+products=(Tour cloudfiles "$@")
 for product in "${products[@]}"; do
     echo "== building $product"
     if ! swift build --scratch-path "$scratch" --product "$product"; then
