@@ -78,9 +78,10 @@ struct ImpairedQueueAndThrottleTests {
         let curlRate = try #require(try await throttledRate(LinkFixture.curl, rate: rate, body: body))
         print("throttle over a 100 ms link: asi \(rates.map { Int($0) }) B/s, curl \(Int(curlRate)) B/s, limit \(rate)")
         #expect(rates.contains { abs($0 - Double(rate)) / Double(rate) < 0.05 }, "asi: \(rates) B/s for \(rate)")
-        // curl 7.88's limiter runs ahead of the limit in mid-transfer (it measured 221–239 kB/s here for 200 kB/s,
-        // and catches up at the end): its figure is recorded, and only checked to be throttled at all.
-        #expect(curlRate < Double(rate) * 1.5, "curl: \(curlRate) B/s for \(rate)")
+        // curl 7.88's limiter runs ahead of the limit in mid-transfer (221–239 kB/s here for 200 kB/s, once 317 kB/s
+        // while the whole suite ran, and it catches up at the end): its figure is recorded, and only checked to be
+        // throttled at all (unthrottled, this link carries the body at several MB/s).
+        #expect(curlRate < Double(rate) * 2.5, "curl: \(curlRate) B/s for \(rate)")
     }
 }
 
