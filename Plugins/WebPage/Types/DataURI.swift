@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// `data:` URIs for resources inlined into a self-contained page.
 public enum DataURI {
