@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import HTTPCore
+import HTTPCore
 public import HTTPPipeline
 import WebPage
 

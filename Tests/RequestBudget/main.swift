@@ -88,7 +88,11 @@ do {
             let scaled = (Double(value) / Double(n) * 100).rounded() / 100
             return "\(scaled)"
         }
-        let build = _isDebugAssertConfiguration() ? "debug" : "release"
+        #if DEBUG
+        let build = "debug"
+        #else
+        let build = "release"
+        #endif
         print("BUDGET build=\(build) mode=\(mode) requests=\(n) mallocs=\(perRequest(after.mallocs - before.mallocs)) "
             + "taskAllocs=\(perRequest(after.taskAllocs - before.taskAllocs)) "
             + "taskAllocBytes=\(perRequest(after.taskAllocBytes - before.taskAllocBytes))")
