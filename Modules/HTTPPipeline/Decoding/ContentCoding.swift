@@ -13,9 +13,10 @@ enum ContentCoding {
     }
 
     /// Adds `Accept-Encoding` (unless the caller set one or the request refuses compressed responses).
-    /// - Parameter accepted: The client's offer, ``acceptEncoding(for:)`` of its codecs, worked out once per client.
-    static func addAcceptEncoding(to hop: inout Request, accepted: String?) {
-        if hop.options.allowsCompressedResponse, hop.headerFields[.acceptEncoding] == nil, let accepted {
+    static func addAcceptEncoding(to hop: inout Request, codecs: [any ContentCodec]) {
+        if hop.options.allowsCompressedResponse, hop.headerFields[.acceptEncoding] == nil,
+            let accepted = acceptEncoding(for: codecs)
+        {
             hop.headerFields[.acceptEncoding] = accepted
         }
     }
