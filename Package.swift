@@ -62,23 +62,24 @@ let package = Package(
         // Plugins: each depends on HTTPCore and its own C shim only.
         .systemLibrary(
             name: "COpenSSL",
-            path: "Plugins/COpenSSL",
+            path: "Plugins/Shims/COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .systemLibrary(name: "CLinuxSystem", path: "Plugins/CLinuxSystem"),
+        .systemLibrary(name: "CLinuxSystem", path: "Plugins/Shims/CLinuxSystem"),
         .target(
             name: "SocketTransport",
             dependencies: ["HTTPCore", "COpenSSL", "CLinuxSystem"],
             path: "Plugins/SocketTransport"
         ),
-        .systemLibrary(name: "CZlib", path: "Plugins/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Plugins/Shims/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GzipCodec", dependencies: ["HTTPCore", "CZlib"], path: "Plugins/GzipCodec"),
         // br and zstd decoding. Opened with dlopen (decision 0024): the runtime libbrotli1 and libzstd1 are on a fresh
         // machine, their -dev packages are not, so nothing links them or reads their headers.
-        .systemLibrary(name: "CBrotli", path: "Plugins/CBrotli", providers: [.apt(["libbrotli1"])]),
+        .systemLibrary(name: "CBrotli", path: "Plugins/Shims/CBrotli", providers: [.apt(["libbrotli1"])]),
         .target(name: "BrotliCodec", dependencies: ["HTTPCore", "CBrotli"], path: "Plugins/BrotliCodec"),
-        .systemLibrary(name: "CZstd", path: "Plugins/CZstd", providers: [.apt(["libzstd1"])]),
+        .systemLibrary(name: "CZstd", path: "Plugins/Shims/CZstd", providers: [.apt(["libzstd1"])]),
         .target(name: "ZstdCodec", dependencies: ["HTTPCore", "CZstd"], path: "Plugins/ZstdCodec"),
         // An encrypted credential file (ASIHTTPRequest's Keychain on Linux) and a read-only .netrc source.
         .target(name: "FileKeyring", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/FileKeyring"),
@@ -86,7 +87,7 @@ let package = Package(
         .target(name: "Throttle", dependencies: ["HTTPCore"], path: "Plugins/Throttle"),
         .systemLibrary(
             // Opened with dlopen (decision 0023): the runtime libpsl5 is on every Debian machine, libpsl-dev is not.
-            name: "CLibPSL", path: "Plugins/CLibPSL", providers: [.apt(["libpsl5"])]
+            name: "CLibPSL", path: "Plugins/Shims/CLibPSL", providers: [.apt(["libpsl5"])]
         ),
         .target(name: "PublicSuffix", dependencies: ["HTTPCore", "CLibPSL"], path: "Plugins/PublicSuffix"),
         .target(
@@ -101,24 +102,27 @@ let package = Package(
         .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
         // Proxy auto-config: PAC files evaluated in Duktape, compiled from Debian's duktape-dev sources with an
         // execution-time limit (decision 0016).
-        .target(name: "CDuktape", path: "Plugins/CDuktape", cSettings: [.define("_GNU_SOURCE")]),
+        .target(name: "CDuktape", path: "Plugins/Shims/CDuktape", cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "ProxyPAC", dependencies: ["HTTPCore", "CDuktape"], path: "Plugins/ProxyPAC"),
         // Amazon S3 (issue 17): SigV4 signing, S3 requests and XML (libxml2). AmazonS3 runs them through a Client.
         .systemLibrary(
             // Opened with dlopen (decision 0021): no pkg-config, so nothing links libxml2 or reads its headers.
-            name: "CLibXML2", path: "Plugins/CLibXML2", providers: [.apt(["libxml2"])]
+            name: "CLibXML2", path: "Plugins/Shims/CLibXML2", providers: [.apt(["libxml2"])]
         ),
         .target(name: "S3", dependencies: ["HTTPCore", "COpenSSL", "CLibXML2"], path: "Plugins/S3"),
-        .target(name: "AmazonS3", dependencies: ["HTTPCore", "HTTPPipeline", "S3"], path: "Modules/AmazonS3"),
+        .target(
+            name: "AmazonS3", dependencies: ["HTTPCore", "HTTPPipeline", "S3"], path: "Modules/AbovePipeline/AmazonS3"),
         // A web page and everything it needs, saved for offline use (issue 29, ASIWebPageRequest's heir; decision
         // 0025): WebPage finds and rewrites references at byte offsets; WebPageArchiving fetches them through a Client.
         .target(name: "WebPage", dependencies: ["HTTPCore"], path: "Plugins/WebPage"),
         .target(
             name: "WebPageArchiving", dependencies: ["HTTPCore", "HTTPPipeline", "WebPage"],
-            path: "Modules/WebPageArchiving"),
+            path: "Modules/AbovePipeline/WebPageArchiving"),
         // OpenStack Swift / Rackspace Cloud Files (issue 30): above the pipeline like AmazonS3; temp URL HMACs and
         // segment MD5s from OpenSSL through the COpenSSL shim (decision 0026).
-        .target(name: "CloudFiles", dependencies: ["HTTPCore", "HTTPPipeline", "COpenSSL"], path: "Modules/CloudFiles"),
+        .target(
+            name: "CloudFiles", dependencies: ["HTTPCore", "HTTPPipeline", "COpenSSL"],
+            path: "Modules/AbovePipeline/CloudFiles"),
 
         // Ecosystem adapters (decision 0018). OpenAPIASIKit sits above the pipeline, like the umbrella: it adapts a
         // `Client` to swift-openapi-runtime's `ClientTransport`. ASIKitObservability is a plugin (a `Middleware`)
@@ -130,7 +134,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            path: "Modules/OpenAPIASIKit"
+            path: "Modules/AbovePipeline/OpenAPIASIKit"
         ),
         .target(
             name: "ASIKitObservability",
@@ -149,7 +153,7 @@ let package = Package(
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
                 "HTTPAuthentication", "Throttle", "PublicSuffix",
             ],
-            path: "Modules/ASIKit"
+            path: "Modules/AbovePipeline/ASIKit"
         ),
 
         // Examples.
