@@ -44,18 +44,7 @@ package final class FileChunkReader: Sendable {
             }
             let want = Int(min(Int64(chunkSize), length - state.offset))
             let fd = state.fd, offset = start + state.offset
-            let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
-                count = 0
-                while count < want {
-                    let n = pread(fd, buffer.baseAddress! + count, want - count, off_t(offset + Int64(count)))
-                    if n > 0 { count += n; continue }
-                    if n < 0 && errno == EINTR { continue }
-                    if n == 0 {
-                        throw ClientError(.storageFailed, message: "\(path) became shorter while it was being sent")
-                    }
-                    throw ClientError(.storageFailed, message: "Cannot read \(path)", underlying: SyscallError.last("pread"))
-                }
-            }
+            let chunk = try PositionalRead.chunk(fd, count: want, at: offset, path: path, stage: nil)
             state.offset += Int64(chunk.count)
             return chunk
         }

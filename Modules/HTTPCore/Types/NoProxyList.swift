@@ -50,8 +50,7 @@ public struct NoProxyList: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: `true` when a request to `url` must go directly.
     public func matches(_ url: URL) -> Bool {
         guard let host = url.host(percentEncoded: false) else { return false }
-        let scheme = url.scheme?.lowercased()
-        return matches(host: host, port: url.port ?? (scheme == "https" || scheme == "wss" ? 443 : 80))
+        return matches(host: host, port: url.effectivePort)
     }
 
     /// Whether a host and port bypass the proxy.

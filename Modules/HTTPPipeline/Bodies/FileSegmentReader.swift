@@ -80,25 +80,7 @@ final class FileSegmentReader: Sendable {
         let want = Int(min(Int64(RequestBody.fileChunkSize), length - state.offset))
         let fd = state.fd
         let offset = state.offset
-        let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
-            count = 0
-            while count < want {
-                let n = pread(fd, buffer.baseAddress! + count, want - count, off_t(offset + Int64(count)))
-                if n > 0 {
-                    count += n
-                    continue
-                }
-                if n < 0 && errno == EINTR { continue }
-                if n == 0 {
-                    throw ClientError(
-                        .storageFailed, stage: .pipeline,
-                        message: "\(path) became shorter while it was being sent")
-                }
-                throw ClientError(
-                    .storageFailed, stage: .pipeline, message: "Cannot read \(path)",
-                    underlying: SyscallError.last("pread"))
-            }
-        }
+        let chunk = try PositionalRead.chunk(fd, count: want, at: offset, path: path, stage: .pipeline)
         state.offset += Int64(chunk.count)
         return chunk
     }

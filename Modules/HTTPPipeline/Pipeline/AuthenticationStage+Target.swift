@@ -39,7 +39,7 @@ extension AuthenticationStage {
     }
 
     private static func authority(of url: URL) -> String {
-        hostText(of: url) + ":\(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+        hostText(of: url) + ":\(url.effectivePort)"
     }
 
     private static func hostText(of url: URL) -> String {

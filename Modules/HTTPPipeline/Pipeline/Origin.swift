@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTTPCore
 
 /// A URL's origin: scheme, host and port (RFC 6454). Credentials and cookies never cross origins on a redirect.
 struct Origin: Hashable, Sendable {
@@ -12,10 +13,6 @@ struct Origin: Hashable, Sendable {
         else { return nil }
         self.scheme = scheme
         self.host = host
-        self.port = url.port ?? Origin.defaultPort(for: scheme)
-    }
-
-    static func defaultPort(for scheme: String) -> Int {
-        scheme == "https" ? 443 : 80
+        self.port = url.port ?? URL.defaultPort(forScheme: scheme)
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// The progress sink the pipeline hands to the middleware and the transport: it turns their cumulative
 /// per-attempt counts into ASIHTTPRequest's view (bytes since the last event, size increments, progress taken
 /// back when an attempt is replaced) and fans each event out to the client's and the request's sinks.
-final class ProgressRelay: ProgressSink {
+final class ProgressRelay: ProgressSink, BodyEndObserver {
     /// What the sinks were told so far for one direction.
     struct Tally: Equatable {
         /// Bytes reported in the current attempt.
@@ -108,11 +108,13 @@ final class ProgressRelay: ProgressSink {
     /// (no `Content-Length`): a finished request's sinks then always end at a fraction of exactly 1.
     func trackingEnd(of body: ResponseBody) -> ResponseBody {
         ResponseBody(
-            expectedLength: body.expectedLength, source: EndReportingBodySource(base: body.source, relay: self))
+            expectedLength: body.expectedLength, source: EndObservingBodySource(base: body.source, observer: self))
     }
 
-    /// The final body ended: if its size was never announced, announce what arrived.
-    func bodyEnded() {
+    /// The final body ended: if it was read to the end and its size was never announced, announce what arrived.
+    /// - Parameter end: How it ended; a failed or discarded body announces nothing.
+    func bodyEnded(_ end: BodyEnd) {
+        guard case .finished = end else { return }
         let update = state.withLock { state -> (completed: Int64, increment: Int64)? in
             guard state.download.size == 0, state.download.completed > 0 else { return nil }
             state.download.size = state.download.completed
@@ -127,26 +129,5 @@ final class ProgressRelay: ProgressSink {
 
     private func deliver(_ event: ProgressEvent) {
         for sink in sinks { sink.receive(event) }
-    }
-}
-
-/// Passes a body through and tells the relay when it ends.
-final class EndReportingBodySource: ResponseBodySource {
-    private let base: any ResponseBodySource
-    private let relay: ProgressRelay
-
-    init(base: any ResponseBodySource, relay: ProgressRelay) {
-        self.base = base
-        self.relay = relay
-    }
-
-    func next() async throws -> [UInt8]? {
-        let chunk = try await base.next()
-        if chunk == nil { relay.bodyEnded() }
-        return chunk
-    }
-
-    func discard() async {
-        await base.discard()
     }
 }

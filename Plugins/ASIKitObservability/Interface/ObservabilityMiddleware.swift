@@ -84,7 +84,7 @@ public struct ObservabilityMiddleware: Middleware {
         var observed = response
         observed.body = ResponseBody(
             expectedLength: response.body.expectedLength,
-            source: ObservedBodySource(base: response.body.source, attempt: attempt))
+            source: EndObservingBodySource(base: response.body.source, observer: attempt))
         return observed
     }
 }

@@ -18,6 +18,6 @@ struct ServerAttributes: Sendable {
         var host = url.host(percentEncoded: false) ?? ""
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         address = host
-        port = url.port ?? (scheme == "https" ? 443 : 80)
+        port = url.effectivePort
     }
 }

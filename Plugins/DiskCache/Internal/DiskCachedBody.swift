@@ -63,23 +63,22 @@ final class FileBodySource: ResponseBodySource {
             let want = Int(min(Int64(Self.chunkSize), length - state.offset))
             let fd = state.fd
             let offset = state.offset
-            let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
-                count = 0
-                while count < want {
-                    let n = pread(fd, buffer.baseAddress! + count, want - count, off_t(offset + Int64(count)))
-                    if n > 0 {
-                        count += n
-                    } else if n < 0 && errno == EINTR {
-                        continue
-                    } else if n == 0 {
-                        throw ClientError(.storageFailed, message: "Disk cache: a cached body became shorter")
-                    } else {
-                        throw POSIXFile.failure("pread", "read a cached body")
-                    }
-                }
-            }
+            let chunk = try Self.chunk(fd, count: want, at: offset)
             state.offset += Int64(chunk.count)
             return chunk
+        }
+    }
+
+    private static func chunk(_ fd: Int32, count: Int, at offset: Int64) throws(ClientError) -> [UInt8] {
+        do {
+            return try PositionalRead.chunk(fd, count: count, at: offset)
+        } catch {
+            switch error {
+            case .endOfFile:
+                throw ClientError(.storageFailed, message: "Disk cache: a cached body became shorter")
+            case .failed(let error):
+                throw ClientError(.storageFailed, message: "Disk cache: cannot read a cached body", underlying: error)
+            }
         }
     }
 

@@ -103,7 +103,7 @@ public struct S3SigningMiddleware: Middleware {
     static func host(of url: URL) -> String {
         var host = url.host(percentEncoded: true) ?? ""
         if host.contains(":") && !host.hasPrefix("[") { host = "[" + host + "]" }
-        let defaultPort = url.scheme?.lowercased() == "https" ? 443 : 80
+        let defaultPort = URL.defaultPort(forScheme: url.scheme)
         guard let port = url.port, port != defaultPort else { return host }
         return host + ":" + String(port)
     }

@@ -1,4 +1,5 @@
 import COpenSSL
+import HTTPCore
 
 /// SHA-256 and HMAC-SHA-256 from OpenSSL, and lowercase hex: what Signature Version 4 is made of.
 enum Crypto {
@@ -33,16 +34,7 @@ enum Crypto {
     }
 
     /// Lowercase hexadecimal, two digits a byte.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.lowercase(bytes) }
 
     /// The hex SHA-256 of a string's UTF-8 bytes.
     static func sha256Hex(_ string: String) -> String { hex(sha256(Array(string.utf8))) }

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The canonical forms of Signature Version 4: URI encoding, the canonical URI (normalized or, for S3, not),
 /// the canonical query string and the canonical headers.
 enum SigV4Canonical {
@@ -24,33 +26,7 @@ enum SigV4Canonical {
     }
 
     /// Decodes `%XX` escapes; anything else, including a malformed escape, stays as it is.
-    static func decode(_ text: some StringProtocol) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func decode(_ text: some StringProtocol) -> [UInt8] { Hex.percentDecoded(text) }
 
     /// The canonical URI of a path as sent: decoded once, dot segments and empty segments removed when
     /// `normalizes` (every service but S3), then encoded once with `/` kept.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTTPCore
 
 extension HTTP1RequestSerializer {
     /// The origin-form request target for `url`: its path (`/` when empty), then `?` and the query when the
@@ -56,7 +57,7 @@ extension HTTP1RequestSerializer {
     /// - Parameter scheme: The URL scheme, in any case.
     /// - Returns: The default port.
     static func defaultPort(forScheme scheme: String?) -> Int {
-        scheme?.lowercased() == "https" ? 443 : 80
+        URL.defaultPort(forScheme: scheme)
     }
 
     private static func bracketedHost(of url: URL) -> String {

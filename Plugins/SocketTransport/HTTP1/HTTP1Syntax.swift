@@ -28,14 +28,7 @@ enum HTTP1Syntax {
 
     /// The value of a hexadecimal digit, or `nil`.
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte &- 0x30
-        case 0x41...0x46: byte &- 0x41 &+ 10
-        case 0x61...0x66: byte &- 0x61 &+ 10
-        default: nil
-        }
-    }
+    static func hexValue(_ byte: UInt8) -> UInt8? { Hex.value(of: byte) }
 
     /// `bytes` without leading and trailing SP and HTAB.
     @inline(__always)

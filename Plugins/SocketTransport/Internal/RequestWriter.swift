@@ -134,19 +134,8 @@ struct RequestWriter {
         while offset < length {
             let count = try await allowance(Int(min(Int64(Self.pieceSize), length - offset)))
             do {
-                var filled = 0
-                while filled < count {
-                    let read = pread(file, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-                    if read > 0 {
-                        filled += read
-                    } else if read == 0 {
-                        throw ClientError(.storageFailed, stage: .transport,
-                                          message: "\(path) became shorter while it was being sent")
-                    } else if errno != EINTR {
-                        throw ClientError(.storageFailed, stage: .transport, message: "Cannot read \(path)",
-                                          underlying: SyscallError.last("pread"))
-                    }
-                }
+                try PositionalRead.fill(
+                    file, buffer.baseAddress!, count: count, at: offset, path: path, stage: .transport)
                 try await connection.write(buffer.baseAddress!, count: count)
             } catch {
                 settle(count, sent: false)

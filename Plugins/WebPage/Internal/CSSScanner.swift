@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// A URL in CSS: the bytes to replace, how they are quoted, and the URL text with CSS escapes resolved.
 struct CSSURLToken: Sendable {
     /// The URL's bytes inside the quotes, or the unquoted URL without the spaces around it.
@@ -144,7 +146,7 @@ struct CSSScanner {
         if bytes[i] == 0x0A { return i + 1 }  // an escaped newline continues a string
         var hex: UInt32 = 0
         var digits = 0
-        while i < bytes.count, digits < 6, let digit = hexValue(bytes[i]) {
+        while i < bytes.count, digits < 6, let digit = Hex.value(of: bytes[i]) {
             hex = hex * 16 + UInt32(digit)
             digits += 1
             i += 1
@@ -171,11 +173,3 @@ struct CSSScanner {
     }
 }
 
-func hexValue(_ c: UInt8) -> UInt8? {
-    switch c {
-    case 0x30...0x39: c - 0x30
-    case 0x41...0x46: c - 0x41 + 10
-    case 0x61...0x66: c - 0x61 + 10
-    default: nil
-    }
-}

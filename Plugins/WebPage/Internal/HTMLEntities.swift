@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Character references in attribute values: what a URL in `href="a?x=1&amp;y=2"` really is, and how a rewritten
 /// value is written back.
 enum HTMLEntities {
@@ -37,7 +39,7 @@ enum HTMLEntities {
             if hex { i += 1 }
             var value: UInt32 = 0
             var digits = 0
-            while i < chars.count, chars[i].isASCII, let digit = hexValue(UInt8(chars[i].value)),
+            while i < chars.count, chars[i].isASCII, let digit = Hex.value(of: UInt8(chars[i].value)),
                 hex || digit < 10
             {
                 value = min(value &* (hex ? 16 : 10) &+ UInt32(digit), 0x110000)

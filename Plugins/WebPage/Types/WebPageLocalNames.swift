@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import HTTPCore
 
 /// Names the local copies of a page's resources: one relative path per URL, unique, safe on any file system, and
 /// relative references between them.
@@ -99,23 +100,7 @@ public struct WebPageLocalNames: Sendable {
         return String(out.prefix(120))
     }
 
-    static func percentDecoded(_ text: String) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]),
-                let low = hexValue(bytes[i + 2])
-            {
-                out.append(high << 4 | low)
-                i += 3
-            } else {
-                out.append(bytes[i])
-                i += 1
-            }
-        }
-        return out
-    }
+    static func percentDecoded(_ text: String) -> [UInt8] { Hex.percentDecoded(text) }
 
     static func inserting(_ suffix: String, into name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name + suffix }

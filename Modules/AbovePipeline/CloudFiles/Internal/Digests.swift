@@ -1,4 +1,5 @@
 import COpenSSL
+import HTTPCore
 
 /// HMACs and digests from OpenSSL: temp URL signatures and the MD5 Swift uses as an object's ETag.
 enum Digests {
@@ -25,16 +26,7 @@ enum Digests {
     }
 
     /// Lowercase hexadecimal.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.lowercase(bytes) }
 }
 
 /// MD5 of a stream of chunks (a file segment read in bounded pieces), to compare with a segment's ETag.

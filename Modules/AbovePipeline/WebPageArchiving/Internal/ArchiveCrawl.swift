@@ -173,7 +173,7 @@ struct ArchiveCrawl {
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        func port(_ url: URL) -> Int { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
+        func port(_ url: URL) -> Int { url.effectivePort }
         return a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
     }
 
