@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ZstdCodec", targets: ["ZstdCodec"]),
         .library(name: "FileKeyring", targets: ["FileKeyring"]),
         .library(name: "Throttle", targets: ["Throttle"]),
+        .library(name: "TerminalProgress", targets: ["TerminalProgress"]),
         .library(name: "PublicSuffix", targets: ["PublicSuffix"]),
         .library(name: "CookieFile", targets: ["CookieFile"]),
         .library(name: "HSTSFile", targets: ["HSTSFile"]),
@@ -57,7 +58,7 @@ let package = Package(
         // Composition root and the request pipeline (redirects, cookies, auth, cache hooks, retry).
         .target(name: "HTTPPipeline", dependencies: ["HTTPCore"], path: "Modules/HTTPPipeline"),
         // Fakes, conformance suites and the loopback test server.
-        .target(name: "HTTPTesting", dependencies: ["HTTPCore", "HTTPPipeline"], path: "Modules/HTTPTesting"),
+        .target(name: "HTTPTesting", dependencies: ["HTTPCore"], path: "Modules/HTTPTesting"),
 
         // Plugins: each depends on HTTPCore and its own C shim only.
         .systemLibrary(
@@ -85,6 +86,8 @@ let package = Package(
         .target(name: "FileKeyring", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/FileKeyring"),
         // Bandwidth throttling: a `BandwidthLimiter` with ASIHTTPRequest's shared budget (issue 14).
         .target(name: "Throttle", dependencies: ["HTTPCore"], path: "Plugins/Throttle"),
+        // A progress bar on a terminal (a `ProgressSink`): ASIHTTPRequest's progress delegate for command-line tools.
+        .target(name: "TerminalProgress", dependencies: ["HTTPCore"], path: "Plugins/TerminalProgress"),
         .systemLibrary(
             // Opened with dlopen (decision 0023): the runtime libpsl5 is on every Debian machine, libpsl-dev is not.
             name: "CLibPSL", path: "Plugins/Shims/CLibPSL", providers: [.apt(["libpsl5"])]
@@ -151,7 +154,7 @@ let package = Package(
             name: "ASIKit",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
-                "HTTPAuthentication", "Throttle", "PublicSuffix",
+                "HTTPAuthentication", "Throttle", "PublicSuffix", "TerminalProgress",
             ],
             path: "Modules/AbovePipeline/ASIKit"
         ),
@@ -159,7 +162,9 @@ let package = Package(
         // Examples.
         .executableTarget(
             name: "Tour",
-            dependencies: ["HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPTesting"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "HTTPTesting", "TerminalProgress",
+            ],
             path: "Examples/Tour"
         ),
         .executableTarget(
@@ -172,7 +177,7 @@ let package = Package(
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
                 "HTTPAuthentication", "FileKeyring", "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC",
-                "S3", "HSTSFile", "WebPage", "WebPageArchiving",
+                "S3", "HSTSFile", "WebPage", "WebPageArchiving", "TerminalProgress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -191,8 +196,13 @@ let package = Package(
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPTesting"], path: "Tests/HTTPCoreTests"),
         .testTarget(
             name: "HTTPPipelineTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting"],
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "TerminalProgress"],
             path: "Tests/HTTPPipelineTests"
+        ),
+        .testTarget(
+            name: "TerminalProgressTests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "TerminalProgress"],
+            path: "Tests/TerminalProgressTests"
         ),
         .testTarget(
             name: "HTTPTestingTests",

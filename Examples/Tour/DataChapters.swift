@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import HTTPPipeline
 import HTTPTesting
+import TerminalProgress
 
 /// Chapters 10–13: the data path (forms, gzip, resumed downloads) and a queue with progress bars.
 enum DataChapters {

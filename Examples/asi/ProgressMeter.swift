@@ -1,5 +1,6 @@
 import HTTPCore
 import Synchronization
+import TerminalProgress
 
 /// curl's default progress meter for one transfer, on stderr: its two header lines when the transfer starts, then
 /// a line of sizes, percentages, speeds and times, rewritten in place (each starts with a carriage return) at most

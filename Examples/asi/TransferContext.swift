@@ -8,6 +8,7 @@ import HTTPPipeline
 import Logging
 import PublicSuffix
 import SocketTransport
+import TerminalProgress
 import ZstdCodec
 
 #if canImport(Glibc)

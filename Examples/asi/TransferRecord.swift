@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPCore
 import HTTPPipeline
 import Synchronization
+import TerminalProgress
 
 /// What one transfer did, filled in as it runs: the byte counts from its progress events and the final
 /// response's status and URL. Read by `-w` and the exit code.

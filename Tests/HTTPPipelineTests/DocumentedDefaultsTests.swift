@@ -4,6 +4,7 @@ import HTTPCore
 import HTTPPipeline
 import HTTPTesting
 import Logging
+import TerminalProgress
 import Testing
 
 /// Reads `Docs/Guide/Defaults.md` and checks every row against the real defaults, so the documentation cannot

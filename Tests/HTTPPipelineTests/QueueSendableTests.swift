@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPCore
 import HTTPPipeline
 import HTTPTesting
+import TerminalProgress
 import Testing
 
 /// The queue's and progress bar's public types cross into a detached task; this fails to compile if one stops

@@ -1,10 +1,11 @@
 import FoundationEssentials
 import HTTPCore
+import HTTPPipeline
 import HTTPTesting
 import Synchronization
 import Testing
 
-@testable import HTTPPipeline
+@testable import TerminalProgress
 
 /// A clock that moves only when told.
 final class TestClock: Clock, Sendable {

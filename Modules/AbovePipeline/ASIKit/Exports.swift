@@ -7,5 +7,6 @@
 @_exported public import HTTPPipeline
 @_exported public import PublicSuffix
 @_exported public import SocketTransport
+@_exported public import TerminalProgress
 @_exported public import Throttle
 @_exported public import ZstdCodec

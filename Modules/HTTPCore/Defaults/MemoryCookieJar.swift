@@ -1,5 +1,4 @@
 public import FoundationEssentials
-public import HTTPCore
 import Synchronization
 
 /// The default cookie store: cookies kept in memory for the life of the client (ASIHTTPRequest's shared

@@ -1,4 +1,3 @@
-public import HTTPCore
 import Synchronization
 
 /// The default credential store: credentials that worked, kept in memory for the life of the client

@@ -1,6 +1,5 @@
 public import FoundationEssentials
 public import HTTPCore
-public import HTTPPipeline
 import Synchronization
 
 /// A cookie store that records every call and passes it to a real store (an in-memory jar by default).

@@ -1,5 +1,4 @@
 public import HTTPCore
-public import HTTPPipeline
 import Synchronization
 
 /// A credential store that records every call and passes it to a real store (in memory by default).
