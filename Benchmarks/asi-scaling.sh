@@ -10,24 +10,17 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/.." && pwd)"
 COUNTS="${COUNTS:-1000 3000 10000}"
 RUNS="${RUNS:-3}"
 FORMS="${FORMS:-arguments config}"
-# shellcheck source=Scripts/small-nginx.sh
-. "$HERE/Scripts/small-nginx.sh"
+# shellcheck source=Scripts/common.sh
+. "$HERE/Scripts/common.sh"
 
-if [ "${SKIP_BUILD:-0}" != 1 ]; then (cd "$ROOT" && swift build -c release --product asi >&2); fi
-asi="${ASI:-$(cd "$ROOT" && swift build -c release --show-bin-path)/asi}"
 curl_bin="$(command -v curl)"
 
-WORK="$(mktemp -d /tmp/asi-scaling.XXXXXX)"
-chmod 755 "$WORK"
-NGINX_PID=""
-trap '[ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-start_small_nginx "$WORK"
+release_asi
+work_with_nginx asi-scaling
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # seconds CMD...: wall time of one run in seconds (stdout to /dev/null); fails the script when the command fails.
 seconds() {
     local start end

@@ -9,18 +9,12 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/.." && pwd)"
 RUNS="${RUNS:-80}"
-# shellcheck source=Scripts/small-nginx.sh
-. "$HERE/Scripts/small-nginx.sh"
-if [ "${SKIP_BUILD:-0}" != 1 ]; then (cd "$ROOT" && swift build -c release --product asi >&2); fi
-asi="${ASI:-$(cd "$ROOT" && swift build -c release --show-bin-path)/asi}"
+# shellcheck source=Scripts/common.sh
+. "$HERE/Scripts/common.sh"
 
-WORK="$(mktemp -d /tmp/asi-cold.XXXXXX)"
-chmod 755 "$WORK"
-NGINX_PID=""
-trap '[ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-start_small_nginx "$WORK"
+release_asi
+work_with_nginx asi-cold
 
 echo "asi cold start, $(date -u '+%Y-%m-%d %H:%M UTC'), $RUNS runs each; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$URL" "$RUNS" "asi=$asi" "curl=$(command -v curl)" ${OTHER:+"other=$OTHER"} <<'PY'

@@ -31,11 +31,12 @@ finish() {
 }
 trap finish EXIT
 
-. "$(dirname "${BASH_SOURCE[0]}")/Scripts/small-nginx.sh"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=Scripts/common.sh
+. "$HERE/Scripts/common.sh"
 start_small_nginx "$WORK"
 
 args() { case "$MODE" in seq | seq-raw) echo "$URL $1" ;; *) echo "$URL $1 $C" ;; esac; }
-median() { python3 -c 'import sys, statistics; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 
 # run BINARY COUNT EVENTS -> the counter values, space-separated, then requests/s
 run() {

@@ -9,7 +9,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/.." && pwd)"
+# shellcheck source=Scripts/common.sh
+. "$HERE/Scripts/common.sh"
 RUNS="${RUNS:-10}"
 DELAY_MS="${DELAY_MS:-250}"
 asi="${ASI:-$(cd "$ROOT" && swift build --show-bin-path)/asi}"
@@ -43,7 +44,7 @@ done
 kill \$server
 SCRIPT
 unshare -rnm /bin/sh "$WORK/run.sh"
-stats() { sort -n "$1" | awk '{ a[NR] = $1 } END { printf "%8.3f %8.3f", a[int((NR + 1) / 2)], a[NR] }'; }
+stats() { printf '%8.3f %8.3f' "$(median <"$1")" "$(sort -g "$1" | tail -1)"; }
 printf '| client | median s | max s |\n|---|---|---|\n'
 printf '| asi  | %s |\n' "$(stats "$WORK/asi.times" | awk '{ print $1 " | " $2 }')"
 printf '| curl | %s |\n' "$(stats "$WORK/curl.times" | awk '{ print $1 " | " $2 }')"

@@ -8,6 +8,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=Scripts/common.sh
+. "$HERE/Scripts/common.sh"
 EVALS="${EVALS:-20000}"
 RUNS="${RUNS:-5}"
 PAC="$HERE/Data/fifty-rules.pac"
@@ -27,7 +29,6 @@ while read -r url; do
     if [ "$ours" != "$theirs" ]; then echo "answers differ for $url: asi '$ours', pacparser '$theirs'" >&2; exit 1; fi
 done <"$URLS"
 
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 ours=() theirs=()
 for _ in $(seq "$RUNS"); do
     line="$("$bench" "$PAC" "$URLS" "$EVALS")"

@@ -26,6 +26,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=Scripts/common.sh
+. "$HERE/Scripts/common.sh"
 RUNS="${RUNS:-5}"
 DL_RUNS="${DL_RUNS:-9}"
 BIG_RUNS="${BIG_RUNS:-5}"
@@ -199,7 +201,6 @@ curl -sf --cacert "$WORK/ca.pem" -o /dev/null "$TLS_BASE/1k.bin" || { say "nginx
 # ---------------------------------------------------------------------------------------------- measuring
 LOAD_START="$(cut -d' ' -f1 /proc/loadavg)"
 awk -v l="$LOAD_START" 'BEGIN { exit !(l > 1.0) }' && say "warning: load average $LOAD_START: other work on this machine will make the numbers noisy"
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 accepted() { curl -s "$BASE/nginx_status" | awk 'NR == 3 { print $1 }'; }
 declare -A VALUES RSS NOTE THREADS # VALUES[row,client] = newline-separated results; RSS[row,client] = peak RSS in MiB
 

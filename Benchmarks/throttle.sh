@@ -10,20 +10,14 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/.." && pwd)"
 RATES="${RATES:-256K 1M 4M}"
 SECONDS_EACH="${DURATION:-10}"
 RUNS="${RUNS:-3}"
-# shellcheck source=Scripts/small-nginx.sh
-. "$HERE/Scripts/small-nginx.sh"
-if [ "${SKIP_BUILD:-0}" != 1 ]; then (cd "$ROOT" && swift build -c release --product asi >&2); fi
-asi="${ASI:-$(cd "$ROOT" && swift build -c release --show-bin-path)/asi}"
+# shellcheck source=Scripts/common.sh
+. "$HERE/Scripts/common.sh"
 
-WORK="$(mktemp -d /tmp/asi-throttle.XXXXXX)"
-chmod 755 "$WORK"
-NGINX_PID=""
-trap '[ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-start_small_nginx "$WORK"
+release_asi
+work_with_nginx asi-throttle
 base="${URL%/1k.bin}"
 
 bytes_of() { # 256K -> 262144, 1M -> 1048576
@@ -32,7 +26,6 @@ bytes_of() { # 256K -> 262144, 1M -> 1048576
         if (u == "M") n *= 1048576
         printf "%d", n }'
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "Throttle accuracy, $(date -u '+%Y-%m-%d %H:%M UTC'), medians of $RUNS runs of about $SECONDS_EACH s"
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
