@@ -30,6 +30,7 @@ let package = Package(
         // Ecosystem adapters (issue 20): each links its ecosystem package only into the apps that use it.
         .library(name: "OpenAPIASIKit", targets: ["OpenAPIASIKit"]),
         .library(name: "ASIKitObservability", targets: ["ASIKitObservability"]),
+        .library(name: "ASIKitServiceLifecycle", targets: ["ASIKitServiceLifecycle"]),
         .executable(name: "Tour", targets: ["Tour"]),
         .executable(name: "asi", targets: ["ASICommand"]),
         .executable(name: "cloudfiles", targets: ["CloudFilesCommand"]),
@@ -44,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4", traits: []),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // Adapted by ASIKitServiceLifecycle only (decision 0033): a Client as a swift-service-lifecycle Service.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Core: plug-in protocols and value types. Depends on nothing of ours.
@@ -147,6 +150,17 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Plugins/ASIKitObservability"
+        ),
+
+        // A Client as a swift-service-lifecycle `Service` (decision 0033): above the pipeline, like OpenAPIASIKit, so
+        // only the apps that run their clients in a ServiceGroup link the package.
+        .target(
+            name: "ASIKitServiceLifecycle",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Modules/AbovePipeline/ASIKitServiceLifecycle"
         ),
 
         // The umbrella: re-exports the everyday stack for apps that want one import (decision 0007).
@@ -330,6 +344,16 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/OpenAPIASIKitTests"
+        ),
+        .testTarget(
+            name: "ASIKitServiceLifecycleTests",
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "ASIKitServiceLifecycle",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ASIKitServiceLifecycleTests"
         ),
         .testTarget(
             name: "ASIKitObservabilityTests",

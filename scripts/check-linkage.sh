@@ -13,7 +13,8 @@
 # It also enforces the adapter exception to the dependency rule (Docs/Architecture.md, decision 0018):
 #   - in the manifest, a library target (Modules/, Plugins/) depends on no outside package but the core's own
 #     (swift-http-types, swift-log), except an adapter on the ecosystem packages it adapts: OpenAPIASIKit on
-#     swift-openapi-runtime, ASIKitObservability on swift-distributed-tracing and swift-metrics;
+#     swift-openapi-runtime, ASIKitObservability on swift-distributed-tracing and swift-metrics,
+#     ASIKitServiceLifecycle on swift-service-lifecycle;
 #   - in the binaries, the probe and the README example (which do not use the adapters) contain no code of those
 #     packages, so apps that do not use the adapters never link them, while the OpenAPI example does.
 # Prints what each binary loads, then a PASS or FAIL line; exits non-zero on failure.
@@ -49,7 +50,7 @@ check_binary() { # check_binary NAME PATH
 }
 
 # Swift symbol prefixes of the adapted ecosystem packages' modules (mangled module names).
-ecosystem_symbols='\$s(14OpenAPIRuntime|7Tracing|15Instrumentation|20ServiceContextModule|11CoreMetrics|7Metrics)'
+ecosystem_symbols='\$s(14OpenAPIRuntime|7Tracing|15Instrumentation|20ServiceContextModule|11CoreMetrics|7Metrics|16ServiceLifecycle)'
 
 # check_ecosystem NAME PATH EXPECTED: whether the binary contains code of the adapted packages ("yes" or "no").
 check_ecosystem() {
@@ -80,6 +81,7 @@ core = {"swift-http-types", "swift-log"}
 adapters = {
     "OpenAPIASIKit": {"swift-openapi-runtime"},
     "ASIKitObservability": {"swift-distributed-tracing", "swift-metrics"},
+    "ASIKitServiceLifecycle": {"swift-service-lifecycle"},
 }
 for t in json.load(open(sys.argv[1]))["targets"]:
     path = t.get("path") or ""

@@ -131,13 +131,15 @@ public struct Client: Sendable {
                 return
             }
         }
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: .seconds(3_600))
-            } catch {
-                return  // cancelled
-            }
-        }
+        await Self.waitUntilCancelled()
+    }
+
+    /// Returns when the current task is cancelled, and at once when it already is: a stream nobody writes to, whose
+    /// iteration ends on cancellation. No timer wakes it in between.
+    private static func waitUntilCancelled() async {
+        let (never, continuation) = AsyncStream<Never>.makeStream()
+        defer { continuation.finish() }  // also keeps the stream open until the wait is over
+        for await _ in never {}
     }
 
     /// Shuts down every plug-in the client owns, in ``plugins`` order: the transport closes its connections, stores
