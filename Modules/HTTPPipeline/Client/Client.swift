@@ -47,6 +47,8 @@ public struct Client: Sendable {
     let authenticationSessions = AuthenticationSessions()
     /// ``authenticators`` with the built-in ones, in the order a challenge is answered; ordered once, here.
     let orderedAuthenticators: [any HTTPAuthenticator]
+    /// The `Accept-Encoding` the codecs offer, `nil` without codecs; built once, here, not for every hop.
+    let acceptEncoding: String?
     /// Receives byte progress for every request; `nil` by default.
     public let progress: (any ProgressSink)?
     /// Shares a bandwidth budget between every request of the client (ASIHTTPRequest's
@@ -96,6 +98,7 @@ public struct Client: Sendable {
         self.codecs = codecs
         self.authenticators = authenticators
         self.orderedAuthenticators = AuthenticationStage.ordered(authenticators)
+        self.acceptEncoding = ContentCoding.acceptEncoding(for: codecs)
         self.progress = progress
         self.bandwidth = bandwidth
         self.configuration = configuration
