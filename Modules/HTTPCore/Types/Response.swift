@@ -1,11 +1,7 @@
 /// A response head and its streaming body, as a transport returns it.
 public struct Response: Sendable {
-    /// The status code and reason phrase.
-    public var status: HTTPResponse.Status
-    /// The version the server answered with.
-    public var version: HTTPVersion
-    /// The header fields; lookups are case-insensitive.
-    public var headerFields: HTTPFields
+    /// The status line and header fields, made once by the transport and carried unchanged to the caller.
+    public var head: ResponseHead
     /// The body. Read it once, or call ``ResponseBody/discard()``.
     public var body: ResponseBody
     /// Which connection carried the response (ASIHTTPRequest's `connectionID`): equal IDs mean a reused
@@ -19,6 +15,27 @@ public struct Response: Sendable {
     /// when this is `true`, so an origin behind a tunnel can never ask for, or make the pipeline forget, proxy
     /// credentials.
     public var isFromProxy: Bool
+
+    /// Creates a response around a head.
+    /// - Parameters:
+    ///   - head: The status line and header fields.
+    ///   - body: The body.
+    ///   - connectionID: The connection that carried it, if any.
+    ///   - route: The route the transport used.
+    ///   - isFromProxy: Whether the proxy produced or relayed the response (see ``isFromProxy``).
+    public init(
+        head: ResponseHead,
+        body: ResponseBody = .empty,
+        connectionID: UInt64? = nil,
+        route: ProxyRoute = .direct,
+        isFromProxy: Bool = false
+    ) {
+        self.head = head
+        self.body = body
+        self.connectionID = connectionID
+        self.route = route
+        self.isFromProxy = isFromProxy
+    }
 
     /// Creates a response.
     /// - Parameters:
@@ -38,17 +55,30 @@ public struct Response: Sendable {
         route: ProxyRoute = .direct,
         isFromProxy: Bool = false
     ) {
-        self.status = status
-        self.version = version
-        self.headerFields = headerFields
-        self.body = body
-        self.connectionID = connectionID
-        self.route = route
-        self.isFromProxy = isFromProxy
+        self.init(
+            head: ResponseHead(status: status, version: version, headerFields: headerFields), body: body,
+            connectionID: connectionID, route: route, isFromProxy: isFromProxy)
+    }
+
+    /// The status code and reason phrase (``ResponseHead/status``).
+    public var status: HTTPResponse.Status {
+        get { head.status }
+        set { head.status = newValue }
+    }
+
+    /// The version the server answered with (``ResponseHead/version``).
+    public var version: HTTPVersion {
+        get { head.version }
+        set { head.version = newValue }
+    }
+
+    /// The header fields; lookups are case-insensitive (``ResponseHead/headerFields``).
+    public var headerFields: HTTPFields {
+        get { head.headerFields }
+        _modify { yield &head.headerFields }
+        set { head.headerFields = newValue }
     }
 
     /// The whole status line, for example `HTTP/1.1 404 Not Found` (ASIHTTPRequest's `responseStatusMessage`).
-    public var statusLine: String {
-        "\(version) \(status.code) \(status.reasonPhrase)"
-    }
+    public var statusLine: String { head.statusLine }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A response body that arrives in chunks. It can be read once.
 ///
 /// Read it with `for try await chunk in body`, collect it with ``collect(upTo:)``, or give it up with
@@ -88,20 +90,32 @@ public protocol ResponseBodySource: Sendable {
 
 /// A source over chunks already in memory.
 public final class BufferedBodySource: ResponseBodySource {
-    private let chunks: ChunkList
+    // The chunks and the next one's index, in the source itself: one allocation per body, not two.
+    private let state: Mutex<(chunks: [[UInt8]], index: Int)>
 
     /// Creates the source.
     /// - Parameter chunks: The chunks, in order.
     public init(_ chunks: [[UInt8]]) {
-        self.chunks = ChunkList(chunks)
+        self.state = Mutex((chunks, 0))
     }
 
     /// Returns the next chunk.
     /// - Returns: The next chunk, or `nil` at the end.
-    public func next() async throws -> [UInt8]? { chunks.pop() }
+    public func next() async throws -> [UInt8]? { pop() }
 
     /// Drops the remaining chunks.
     public func discard() async {
-        while chunks.pop() != nil {}
+        state.withLock { state in
+            state.chunks = []
+            state.index = 0
+        }
+    }
+
+    private func pop() -> [UInt8]? {
+        state.withLock { state in
+            guard state.index < state.chunks.count else { return nil }
+            defer { state.index += 1 }
+            return state.chunks[state.index]
+        }
     }
 }

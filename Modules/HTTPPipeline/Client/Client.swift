@@ -20,43 +20,90 @@ public import Logging
 /// The client applies the pipeline's rules around every request: redirects, cookies, the 401 challenge loop,
 /// cache lookups, retries after a timeout and the `User-Agent`. The transport sends one hop at a time.
 public struct Client: Sendable {
+    /// What the client holds, in one immutable object: a `Client` is one reference, so each copy the pipeline makes
+    /// (its stages, the async frames of every request) and each type that keeps a client costs 8 bytes instead of
+    /// 640, and what the pipeline adds here never changes a layout that other modules were compiled against.
+    final class Storage: Sendable {
+        let transport: any Transport
+        let cache: (any CacheStore)?
+        let cookies: any CookieStore
+        let hsts: (any HSTSStore)?
+        let credentials: any CredentialStore
+        let persistentCredentials: (any CredentialStore)?
+        let middleware: [any Middleware]
+        let codecs: [any ContentCodec]
+        let authenticators: [any HTTPAuthenticator]
+        let authenticationSessions = AuthenticationSessions()
+        let orderedAuthenticators: [any HTTPAuthenticator]
+        let acceptEncoding: String?
+        let progress: (any ProgressSink)?
+        let bandwidth: (any BandwidthLimiter)?
+        let configuration: Configuration
+
+        init(
+            transport: any Transport, cache: (any CacheStore)?, cookies: any CookieStore, hsts: (any HSTSStore)?,
+            credentials: any CredentialStore, persistentCredentials: (any CredentialStore)?,
+            middleware: [any Middleware], codecs: [any ContentCodec], authenticators: [any HTTPAuthenticator],
+            progress: (any ProgressSink)?, bandwidth: (any BandwidthLimiter)?, configuration: Configuration
+        ) {
+            self.transport = transport
+            self.cache = cache
+            self.cookies = cookies
+            self.hsts = hsts
+            self.credentials = credentials
+            self.persistentCredentials = persistentCredentials
+            self.middleware = middleware
+            self.codecs = codecs
+            self.authenticators = authenticators
+            self.orderedAuthenticators = AuthenticationStage.ordered(authenticators)
+            self.acceptEncoding = ContentCoding.acceptEncoding(for: codecs)
+            self.progress = progress
+            self.bandwidth = bandwidth
+            self.configuration = configuration
+        }
+    }
+
+    let storage: Storage
+
     /// Sends each hop over the network.
-    public let transport: any Transport
+    public var transport: any Transport { storage.transport }
     /// Keeps responses; `nil` (nothing is cached) by default.
-    public let cache: (any CacheStore)?
+    public var cache: (any CacheStore)? { storage.cache }
     /// Keeps cookies; ``MemoryCookieJar`` by default.
-    public let cookies: any CookieStore
+    public var cookies: any CookieStore { storage.cookies }
     /// Keeps the hosts that sent `Strict-Transport-Security`, whose `http` URLs are then sent as `https`
     /// (RFC 6797); `nil` (no HSTS) by default. ``MemoryHSTSStore``, or `HSTSFileStore` for curl's file.
-    public let hsts: (any HSTSStore)?
+    public var hsts: (any HSTSStore)? { storage.hsts }
     /// Keeps credentials that worked for the life of the client; ``SessionCredentialStore`` by default
     /// (ASIHTTPRequest's session store, used when ``RequestOptions/usesCredentialStore`` is on).
-    public let credentials: any CredentialStore
+    public var credentials: any CredentialStore { storage.credentials }
     /// Keeps credentials across launches (ASIHTTPRequest's Keychain; the `FileKeyring` plug-in on Linux), used
     /// only by requests that ask for it; `nil` by default.
-    public let persistentCredentials: (any CredentialStore)?
+    public var persistentCredentials: (any CredentialStore)? { storage.persistentCredentials }
     /// Wraps every transport call, outermost first.
-    public let middleware: [any Middleware]
+    public var middleware: [any Middleware] { storage.middleware }
     /// Decode compressed responses and compress request bodies, for example `.zlib()` from GzipCodec; none by
     /// default, and then no `Accept-Encoding` is sent.
-    public let codecs: [any ContentCodec]
+    public var codecs: [any ContentCodec] { storage.codecs }
     /// Answer authentication schemes beyond the built-in Basic and Bearer, for example `.digest()` and `.ntlm()`
     /// from HTTPAuthentication; none by default.
-    public let authenticators: [any HTTPAuthenticator]
+    public var authenticators: [any HTTPAuthenticator] { storage.authenticators }
     /// Accepted negotiations by origin, sent up front to later requests (Digest counts its nonce on).
-    let authenticationSessions = AuthenticationSessions()
+    var authenticationSessions: AuthenticationSessions { storage.authenticationSessions }
     /// ``authenticators`` with the built-in ones, in the order a challenge is answered; ordered once, here.
-    let orderedAuthenticators: [any HTTPAuthenticator]
+    var orderedAuthenticators: [any HTTPAuthenticator] { storage.orderedAuthenticators }
+    /// The `Accept-Encoding` the codecs offer, `nil` without codecs; built once, here, not for every hop.
+    var acceptEncoding: String? { storage.acceptEncoding }
     /// Receives byte progress for every request; `nil` by default.
-    public let progress: (any ProgressSink)?
+    public var progress: (any ProgressSink)? { storage.progress }
     /// Shares a bandwidth budget between every request of the client (ASIHTTPRequest's
     /// `maxBandwidthPerSecond`, the `Throttle` plug-in); `nil` (no limit) by default.
-    public let bandwidth: (any BandwidthLimiter)?
+    public var bandwidth: (any BandwidthLimiter)? { storage.bandwidth }
     /// The bytes per second the client's requests moved lately, both directions together (ASIHTTPRequest's
     /// `averageBandwidthUsedPerSecond`): the limiter's ``BandwidthLimiter/averageBytesPerSecond``, 0 without one.
     public var averageBandwidthPerSecond: Int { bandwidth?.averageBytesPerSecond ?? 0 }
     /// Client-wide settings.
-    public let configuration: Configuration
+    public var configuration: Configuration { storage.configuration }
 
     /// Creates a client.
     /// - Parameters:
@@ -86,19 +133,10 @@ public struct Client: Sendable {
         bandwidth: (any BandwidthLimiter)? = nil,
         configuration: Configuration = Configuration()
     ) {
-        self.transport = transport
-        self.cache = cache
-        self.cookies = cookies
-        self.hsts = hsts
-        self.credentials = credentials
-        self.persistentCredentials = persistentCredentials
-        self.middleware = middleware
-        self.codecs = codecs
-        self.authenticators = authenticators
-        self.orderedAuthenticators = AuthenticationStage.ordered(authenticators)
-        self.progress = progress
-        self.bandwidth = bandwidth
-        self.configuration = configuration
+        self.storage = Storage(
+            transport: transport, cache: cache, cookies: cookies, hsts: hsts, credentials: credentials,
+            persistentCredentials: persistentCredentials, middleware: middleware, codecs: codecs,
+            authenticators: authenticators, progress: progress, bandwidth: bandwidth, configuration: configuration)
     }
 
     /// Every plug-in the client owns, transport first: the ones ``run()`` runs and ``shutdown()`` reaches.

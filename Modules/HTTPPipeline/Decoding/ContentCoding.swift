@@ -13,10 +13,11 @@ enum ContentCoding {
     }
 
     /// Adds `Accept-Encoding` (unless the caller set one or the request refuses compressed responses).
-    static func addAcceptEncoding(to hop: inout Request, codecs: [any ContentCodec]) {
-        if hop.options.allowsCompressedResponse, hop.headerFields[.acceptEncoding] == nil,
-            let accepted = acceptEncoding(for: codecs)
-        {
+    /// - Parameters:
+    ///   - hop: The hop.
+    ///   - accepted: The client's offer, ``acceptEncoding(for:)`` of its codecs, worked out once per client.
+    static func addAcceptEncoding(to hop: inout Request, accepted: String?) {
+        if hop.options.allowsCompressedResponse, hop.headerFields[.acceptEncoding] == nil, let accepted {
             hop.headerFields[.acceptEncoding] = accepted
         }
     }

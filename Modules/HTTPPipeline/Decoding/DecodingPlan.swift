@@ -7,6 +7,12 @@ import HTTPCore
 /// by default a compressed body is kept as sent and inflated once complete; otherwise it is inflated as it
 /// arrives. Streams and data callbacks have no "complete", so waiting means handing the compressed bytes over.
 /// A resumable download always waits: its compressed bytes are the only state a later `Range` can continue.
+///
+/// The cache's decoding is part of the same decision. A cache entry keeps the decoded body, so a storable
+/// compressed response is decoded for the store as it streams (``CachingBodySource``); a reader that decodes too
+/// shares that decoding (``sharedWithCache(_:whenComplete:)``), so the body is inflated once. Only a download that
+/// inflates its complete file decodes on its own: keeping a whole decoded file in memory for it would cost more
+/// than the second pass.
 enum DecodingPlan {
     /// The body is used as it came: nothing to decode, or the reader wants the compressed bytes.
     case none
@@ -14,6 +20,9 @@ enum DecodingPlan {
     case asItArrives(HTTPFields)
     /// The compressed body is kept and inflated once complete.
     case whenComplete(HTTPFields)
+    /// The cache decodes the body for its store, and the reader takes those decoded bytes: as they arrive, or
+    /// (`whenComplete`) kept beside the body as sent until it is complete.
+    case sharedWithCache(CachingBodySource, whenComplete: Bool)
 
     /// Who reads the body.
     enum Reader {
@@ -40,10 +49,17 @@ enum DecodingPlan {
         else { return .none }
         let fields = response.head.headerFields
         let waits = request.options.inflatesWhenComplete
+        let store = response.storeDecoding
         switch reader {
-        case .stream: return waits ? .none : .asItArrives(fields)
-        case .memory: return waits ? .whenComplete(fields) : .asItArrives(fields)
-        case .file(_, let resumable): return waits || resumable ? .whenComplete(fields) : .asItArrives(fields)
+        case .stream:
+            if waits { return .none }
+            return store.map { .sharedWithCache($0, whenComplete: false) } ?? .asItArrives(fields)
+        case .memory:
+            if let store { return .sharedWithCache(store, whenComplete: waits) }
+            return waits ? .whenComplete(fields) : .asItArrives(fields)
+        case .file(_, let resumable):
+            if waits || resumable { return .whenComplete(fields) }
+            return store.map { .sharedWithCache($0, whenComplete: false) } ?? .asItArrives(fields)
         }
     }
 
@@ -54,7 +70,14 @@ enum DecodingPlan {
     /// - Returns: The body to read.
     /// - Throws: ``ClientError`` with stage `codec` when no decoder can be made.
     func streaming(_ body: ResponseBody, codecs: [any ContentCodec]) throws -> ResponseBody {
-        guard case .asItArrives(let fields) = self else { return body }
-        return body.decoded(with: try codecStaged { try ContentCoding.makeDecoder(for: fields, codecs: codecs) })
+        switch self {
+        case .asItArrives(let fields):
+            return body.decoded(with: try codecStaged { try ContentCoding.makeDecoder(for: fields, codecs: codecs) })
+        case .sharedWithCache(let store, whenComplete: false):
+            store.deliversDecoded()
+            return ResponseBody(expectedLength: nil, source: body.source)
+        case .none, .whenComplete, .sharedWithCache:
+            return body
+        }
     }
 }

@@ -27,6 +27,7 @@ struct ResponseReader {
             return ClientResponse(head: response.head, body: body, info: response.info)
         }
         let plan = DecodingPlan.plan(for: response, reader: .memory, codecs: codecs)
+        if case .sharedWithCache(let store, whenComplete: true) = plan { store.keepsDecoded(upTo: maxBodySize) }
         let body = try plan.streaming(response.body, codecs: codecs)
         let raw: [UInt8]
         do {
@@ -34,10 +35,15 @@ struct ResponseReader {
         } catch {
             throw labelled(error, .transport)
         }
-        guard case .whenComplete(let fields) = plan else {
+        let decoded: [UInt8]
+        switch plan {
+        case .whenComplete(let fields):
+            decoded = try codecStaged { try Self.inflate(raw, fields: fields, codecs: codecs, upTo: maxBodySize) }
+        case .sharedWithCache(let store, whenComplete: true):
+            decoded = try store.decodedBody()  // inflated once, as it went into the cache
+        case .none, .asItArrives, .sharedWithCache:
             return ClientResponse(head: response.head, body: raw, info: response.info)
         }
-        let decoded = try codecStaged { try Self.inflate(raw, fields: fields, codecs: codecs, upTo: maxBodySize) }
         var result = ClientResponse(head: response.head, body: decoded, info: response.info)
         result.rawBody = raw
         return result

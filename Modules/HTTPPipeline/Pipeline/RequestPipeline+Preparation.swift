@@ -41,7 +41,7 @@ extension RequestPipeline {
             }
             if let value { hop.headerFields[.authorization] = value }
         }
-        ContentCoding.addAcceptEncoding(to: &hop, codecs: client.codecs)
+        ContentCoding.addAcceptEncoding(to: &hop, accepted: client.acceptEncoding)
         if hop.options.compressesRequestBody { try await RequestBodyCompression.apply(to: &hop, codecs: client.codecs) }
         ResumeRange.apply(to: &hop)
     }
@@ -50,7 +50,7 @@ extension RequestPipeline {
     func prepareWithoutWaiting(_ hop: inout Request) {
         addUserAgent(to: &hop)
         Self.addCookieField(hop.options.requestCookies, to: &hop)
-        ContentCoding.addAcceptEncoding(to: &hop, codecs: client.codecs)
+        ContentCoding.addAcceptEncoding(to: &hop, accepted: client.acceptEncoding)
         ResumeRange.apply(to: &hop)
     }
 

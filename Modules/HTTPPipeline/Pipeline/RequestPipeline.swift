@@ -79,7 +79,7 @@ struct RequestPipeline: Sendable {
                     break
                 }
             }
-            let response: Response
+            var response: Response
             let fromCache = cachedResponse != nil
             let requestTime = run.cache.isEnabled ? run.cache.configuration.now() : Date.distantPast
             if let cachedResponse {
@@ -103,9 +103,8 @@ struct RequestPipeline: Sendable {
                     return try await deliver(fallback, fromCache: true, state: state, run, consume: consume)
                 }
             }
-            let head = ResponseHead(status: response.status, version: response.version,
-                                    headerFields: response.headerFields, url: hop.url)
-            events.receivedHead(head)
+            response.head.url = hop.url  // the one head, from the transport's parser to the caller
+            events.receivedHead(response.head)
             if !fromCache {
                 state.bodyGuard.received(response.version, for: hop.url)
                 relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
@@ -151,20 +150,20 @@ struct RequestPipeline: Sendable {
             }
             if fromCache {
                 return try await consume(StreamingResponse(
-                    head: head, body: response.body,
+                    head: response.head, body: response.body,
                     info: state.info(id: id, originalURL: originalURL, connectionID: nil, fromCache: true,
                                      cookies: [])))
             }
             var body = response.body
+            var storeDecoding: CachingBodySource?
             if run.cache.isEnabled {
-                let timing = CacheFreshness.Timing(requestTime: requestTime,
-                                                   responseTime: run.cache.configuration.now())
-                body = try await run.cache.body(of: response, for: hop, timing: timing)
+                (body, storeDecoding) = try await storing(response, for: hop, requestTime: requestTime, run)
             }
-            let final = StreamingResponse(
-                head: head, body: relay?.trackingEnd(of: body) ?? body,
+            var final = StreamingResponse(
+                head: response.head, body: relay?.trackingEnd(of: body) ?? body,
                 info: state.info(id: id, originalURL: originalURL, connectionID: response.connectionID,
                                  fromCache: false, cookies: cookies))
+            final.storeDecoding = storeDecoding
             do {
                 return try await consume(final)
             } catch {
@@ -249,6 +248,18 @@ struct RequestPipeline: Sendable {
         return fallback
     }
 
+    /// The final response's body as the cache stores it, and the cache writer that decodes it for the store, which
+    /// the reader shares when it decodes too (``DecodingPlan``).
+    @inline(never)
+    private func storing(
+        _ response: Response, for hop: Request, requestTime: Date, _ run: RunContext
+    ) async throws -> (ResponseBody, CachingBodySource?) {
+        let timing = CacheFreshness.Timing(requestTime: requestTime, responseTime: run.cache.configuration.now())
+        let body = try await run.cache.body(of: response, for: hop, timing: timing)
+        guard let source = body.source as? CachingBodySource, source.decodes else { return (body, nil) }
+        return (body, source)
+    }
+
     @inline(never)
     private func store(_ cookies: [Cookie], from hop: Request) async throws {
         do {
@@ -306,11 +317,11 @@ struct RequestPipeline: Sendable {
             let timing = CacheFreshness.Timing(requestTime: requestTime, responseTime: run.cache.configuration.now())
             let refreshed = try await run.cache.revalidated(entry.head, by: response, for: current, timing: timing)
             state.cache.outcome = .revalidated
-            let cached = run.cache.response(from: refreshed, body: body)
-            let head = ResponseHead(status: cached.status, version: response.version,
-                                    headerFields: cached.headerFields, url: current.url)
+            var cached = run.cache.response(from: refreshed, body: body)
+            cached.head.version = response.version
+            cached.head.url = current.url
             return .revalidated(StreamingResponse(
-                head: head, body: cached.body,
+                head: cached.head, body: cached.body,
                 info: state.info(id: run.id, originalURL: run.originalURL, connectionID: response.connectionID,
                                  fromCache: true, cookies: cookies)))
         case .deliver:
@@ -326,8 +337,8 @@ struct RequestPipeline: Sendable {
         _ response: Response, fromCache: Bool, state: HopState, _ run: RunContext,
         consume: (StreamingResponse) async throws -> Result
     ) async throws -> Result {
-        let head = ResponseHead(status: response.status, version: response.version,
-                                headerFields: response.headerFields, url: state.current.url)
+        var head = response.head
+        head.url = state.current.url
         run.events.receivedHead(head)
         return try await consume(StreamingResponse(
             head: head, body: response.body,

@@ -8,6 +8,9 @@ public struct StreamingResponse: Sendable {
     public var body: ResponseBody
     /// URLs, redirects, retries and connection.
     public var info: ExchangeInfo
+    /// The cache writer that decodes this body for the store, which a reader that decodes shares
+    /// (``DecodingPlan``); `nil` when none does.
+    var storeDecoding: CachingBodySource?
 
     /// Creates a streaming response.
     /// - Parameters:

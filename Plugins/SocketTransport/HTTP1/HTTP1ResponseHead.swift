@@ -2,12 +2,9 @@ import HTTPCore
 
 /// A parsed response head with the framing and connection-reuse decisions taken from it.
 struct HTTP1ResponseHead: Sendable {
-    /// The version from the status line; always 1.x.
-    var version: HTTPVersion
-    /// The status code and the reason phrase as sent (possibly empty).
-    var status: HTTPResponse.Status
-    /// The header fields in wire order, with values trimmed and folded lines joined by a space.
-    var fields: HTTPFields
+    /// The status line and header fields (values trimmed, folded lines joined by a space, in wire order) as the
+    /// one head the response carries to the caller; its version is always 1.x.
+    var head: ResponseHead
     /// How the body is delimited.
     var framing: ResponseFraming
     /// Whether the connection may carry another request after this response ends.
@@ -24,4 +21,11 @@ struct HTTP1ResponseHead: Sendable {
     var keepAliveMax: Int?
     /// `true` for a 1xx head other than 101; the final head for the same request follows.
     var isInformational: Bool
+
+    /// The version from the status line.
+    var version: HTTPVersion { head.version }
+    /// The status code and the reason phrase as sent (possibly empty).
+    var status: HTTPResponse.Status { head.status }
+    /// The header fields.
+    var fields: HTTPFields { head.headerFields }
 }

@@ -111,7 +111,8 @@ extension HTTP1ResponseParser {
             events.append(
                 .head(
                     HTTP1ResponseHead(
-                        version: headVersion, status: headStatus, fields: fields, framing: .none, keepAlive: false,
+                        head: ResponseHead(status: headStatus, version: headVersion, headerFields: fields),
+                        framing: .none, keepAlive: false,
                         keepAliveTimeout: nil, keepAliveMax: nil, isInformational: true)))
             state = .statusLine
             return
@@ -121,7 +122,8 @@ extension HTTP1ResponseParser {
         events.append(
             .head(
                 HTTP1ResponseHead(
-                    version: headVersion, status: headStatus, fields: fields, framing: decision.framing,
+                    head: ResponseHead(status: headStatus, version: headVersion, headerFields: fields),
+                    framing: decision.framing,
                     keepAlive: decision.keepAlive, keepAliveTimeout: decision.keepAliveTimeout,
                     keepAliveMax: decision.keepAliveMax, isInformational: false)))
         switch decision.framing {

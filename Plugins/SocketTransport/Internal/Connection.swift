@@ -146,7 +146,10 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     var readSize: Int { buffer.count }
 
     /// Feeds `count` received bytes (0 for the end of stream) to the parser; the events land in ``events``.
+    ///
+    /// Never inlined: the parser's temporaries would otherwise widen the async frames of every caller that reads.
     /// - Throws: ``ClientError`` from the parser.
+    @inline(never)
     func parse(_ count: Int) throws {
         events.removeAll(keepingCapacity: true)
         if count == 0 {

@@ -57,7 +57,14 @@ struct HTTP1Exchange {
             connection.events.removeAll(keepingCapacity: true)
         }
         guard let head else { preconditionFailure("the loop ends with a head") }
+        return response(head, chunks: chunks, ended: ended, reusable: writeError == nil)
+    }
 
+    /// The response around the final head: the body from the chunks that came with it, and the connection back in
+    /// the pool when the body is complete. Synchronous and never inlined, so its temporaries stay out of the async
+    /// frame of ``run()``.
+    @inline(never)
+    private func response(_ head: HTTP1ResponseHead, chunks: [[UInt8]], ended: Bool, reusable: Bool) -> Response {
         let expected: Int64? = switch head.framing {
         case .none: 0
         case .contentLength(let length): length
@@ -66,7 +73,7 @@ struct HTTP1Exchange {
         var progress = ProgressCounter(context: context, direction: .download, expected: expected)
         for chunk in chunks { progress.add(chunk.count) }
         let reuse = ReusePolicy(
-            keepAlive: head.keepAlive && plan.persistent && writeError == nil,
+            keepAlive: head.keepAlive && plan.persistent && reusable,
             idleTimeout: head.keepAliveTimeout.map { UInt64(max(0, $0)) &* 1_000_000_000 } ?? plan.idleTimeout)
 
         let source: any ResponseBodySource
@@ -77,9 +84,8 @@ struct HTTP1Exchange {
             source = ConnectionBodySource(core: core, connection: connection, chunks: chunks, reuse: reuse,
                                           progress: progress)
         }
-        return Response(status: head.status, version: head.version, headerFields: head.fields,
-                        body: ResponseBody(expectedLength: expected, source: source), connectionID: connection.id,
-                        route: plan.key.route, isFromProxy: plan.key.isForwarded)
+        return Response(head: head.head, body: ResponseBody(expectedLength: expected, source: source),
+                        connectionID: connection.id, route: plan.key.route, isFromProxy: plan.key.isForwarded)
     }
 }
 

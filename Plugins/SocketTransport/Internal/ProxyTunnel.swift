@@ -54,10 +54,10 @@ enum ProxyTunnel {
             let kept = body ?? []
             let length = kept.reduce(0) { $0 + $1.count }
             // The proxy's own answer: its cookies are not the origin's, so none of them reach the pipeline.
-            var fields = head.fields
-            fields[.setCookie] = nil
+            var answer = head.head
+            answer.headerFields[.setCookie] = nil
             let response = Response(
-                status: head.status, version: head.version, headerFields: fields,
+                head: answer,
                 body: ResponseBody(expectedLength: Int64(length), source: BufferedBodySource(kept)),
                 connectionID: connection.id, route: proxy, isFromProxy: true)
             let schemes = head.fields[values: .proxyAuthenticate].map { $0.prefix { $0 != " " }.lowercased() }

@@ -83,7 +83,7 @@ public struct ASIKitTransport: ClientTransport {
             options: configuration.options)
         outgoing.userInfo[Self.operationIDKey] = operationID
         let response = try await client.stream(outgoing)
-        let head = HTTPResponse(status: response.head.status, headerFields: response.head.headerFields)
+        let head = response.head.response  // the transport's own head, handed on as it is
         guard Self.hasBody(method: request.method, status: response.head.status) else {
             await response.body.discard()
             return (head, nil)
