@@ -1,0 +1,115 @@
+import FoundationEssentials
+import HTTP2
+import HTTPCore
+import SocketTransport
+import TestSupport
+import Testing
+
+/// The HTTP2 plug-in against a real nginx (`listen … http2`): ALPN, prior knowledge, multiplexing counted on the
+/// server's side, large bodies both ways, and `GOAWAY` after `keepalive_requests 50`.
+@Suite("HTTP/2 against nginx", .enabled(if: HTTP2NginxPeer.shouldRun))
+struct HTTP2NginxTests {
+    @Test func negotiatesH2ByALPN() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let (response, body) = try await fetch(transport, h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates))
+            #expect(response.version == .http2)
+            #expect(response.status == .ok)
+            #expect(body == NginxPeer.oneKiB)
+            #expect(response.body.expectedLength == 1024)
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func withoutThePlugInTheSameServerAnswersHTTP1() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = POSIXTransport()
+            let (response, body) = try await fetch(transport, h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates))
+            #expect(response.version == .http1_1)
+            #expect(body == NginxPeer.oneKiB)
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func speaksCleartextH2WithPriorKnowledge() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport(priorKnowledge: true)
+            let (response, body) = try await fetch(
+                transport, h2Request(nginx.url("/1k.bin", on: .cleartext), certificates: nginx.certificates))
+            #expect(response.version == .http2)
+            #expect(body == NginxPeer.oneKiB)
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func headAnd304HaveNoBody() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let head = h2Request(nginx.url("/1k.bin"), method: .head, certificates: nginx.certificates)
+            let (response, body) = try await fetch(transport, head)
+            #expect(response.version == .http2)
+            #expect(response.headerFields[.contentLength] == "1024")
+            #expect(body.isEmpty)
+            var conditional = h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates)
+            conditional.headerFields[.ifModifiedSince] = response.headerFields[.lastModified]
+            let (notModified, empty) = try await fetch(transport, conditional)
+            #expect(notModified.status == .notModified)
+            #expect(empty.isEmpty)
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func hundredParallelGETsShareOneConnection() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let results = try await parallelGETs(100, of: nginx.url("/1k.bin?parallel"), through: transport,
+                                                 certificates: nginx.certificates)
+            #expect(results.count == 100)
+            #expect(results.allSatisfy { $0.version == .http2 && $0.status == 200 && $0.body == NginxPeer.oneKiB })
+            #expect(Set(results.map(\.connection)).count == 1)
+            #expect(await eventually { nginx.accessLog.filter { $0.contains("parallel") }.count == 100 })
+            #expect(nginx.connections(servingPath: "parallel").count == 1, "nginx saw: \(nginx.accessLog.suffix(3))")
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func hundredMiBDownloadArrivesIntact() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let response = try await transport.send(
+                h2Request(nginx.url("/big.bin"), certificates: nginx.certificates), context: testContext())
+            #expect(response.version == .http2)
+            let (count, intact) = try await readBig(response)
+            #expect(count == HTTP2NginxPeer.bigSize)
+            #expect(intact)
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func twentyMiBUploadArrivesIntact() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let request = h2Request(nginx.url("/uploads/twenty.bin"), method: .put, body: .bytes(twentyMiB),
+                                    certificates: nginx.certificates)
+            let (response, _) = try await fetch(transport, request)
+            #expect(response.version == .http2)
+            #expect(response.status == .created)
+            #expect(nginx.uploaded("twenty.bin") == Data(twentyMiB))
+            try await transport.shutdown()
+        }
+    }
+
+    @Test func goAwayAfterFiftyRequestsIsInvisibleToTwoHundred() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let results = try await parallelGETs(200, of: nginx.url("/1k.bin?goaway", on: .goaway),
+                                                 through: transport, certificates: nginx.certificates, width: 40)
+            #expect(results.count == 200)
+            #expect(results.allSatisfy { $0.version == .http2 && $0.status == 200 && $0.body == NginxPeer.oneKiB })
+            #expect(await eventually { nginx.accessLog.filter { $0.contains("goaway") }.count >= 200 })
+            // 50 requests per connection: at least four connections carried the 200.
+            #expect(nginx.connections(servingPath: "goaway").count >= 4)
+            try await transport.shutdown()
+        }
+    }
+}
