@@ -114,7 +114,7 @@ package final class H2FaultServer {
             conn.initiate_connection()
             sock.sendall(conn.data_to_send())
             requests = 0
-            last = None
+            last = None  # the GOAWAY's last stream id, once sent
             while True:
                 data = sock.recv(65536)
                 if not data:
@@ -128,14 +128,9 @@ package final class H2FaultServer {
                     if not isinstance(event, h2.events.RequestReceived):
                         continue
                     sid = event.stream_id
-                    if last is not None and sid > last:
-                        continue  # above the GOAWAY's last stream id: never processed
                     requests += 1
                     path = dict((k.decode() if isinstance(k, bytes) else k, v.decode() if isinstance(v, bytes) else v)
                                 for k, v in event.headers)[":path"]
-                    if number == 1 and goaway_after and requests == goaway_after:
-                        last = sid
-                        conn.close_connection(last_stream_id=sid)
                     if path.startswith("/reset"):
                         conn.reset_stream(sid, error_code=h2.errors.ErrorCodes.INTERNAL_ERROR)
                     elif path.startswith("/flood"):
@@ -144,7 +139,18 @@ package final class H2FaultServer {
                     else:
                         conn.send_headers(sid, [(":status", "200"), ("content-length", "2")])
                         conn.send_data(sid, b"ok", end_stream=True)
+                    if number == 1 and goaway_after and requests == goaway_after:
+                        # Answered; every later stream is above the last stream id and never processed.
+                        last = sid
+                        conn.close_connection(last_stream_id=sid)
+                        break
                 sock.sendall(conn.data_to_send())
+                if last is not None:
+                    # Read (and drop) until the client closes, so the close is a FIN, never a reset that could
+                    # destroy the GOAWAY and the answers before the client reads them.
+                    while sock.recv(65536):
+                        pass
+                    break
             sock.close()
 
         while True:
