@@ -35,7 +35,8 @@ struct HTTP2FaultTests {
                 return outcomes
             }
             guard case .failure(let error as ClientError) = outcomes["/reset"] else {
-                Issue.record("the reset stream did not fail with a ClientError: \(String(describing: outcomes["/reset"]))")
+                let outcome = String(describing: outcomes["/reset"])
+                Issue.record("the reset stream did not fail with a ClientError: \(outcome)")
                 return
             }
             #expect(error.code == .streamReset)

@@ -12,7 +12,8 @@ struct HTTP2NghttpdTests {
     @Test func negotiatesH2ByALPN() async throws {
         try await withNghttpd(usesTLS: true) { server in
             let transport = http2Transport()
-            let (response, body) = try await fetch(transport, h2Request(server.url("/1k.bin"), certificates: server.certificates))
+            let request = h2Request(server.url("/1k.bin"), certificates: server.certificates)
+            let (response, body) = try await fetch(transport, request)
             #expect(response.version == .http2)
             #expect(response.status == .ok)
             #expect(body == NginxPeer.oneKiB)
@@ -23,7 +24,8 @@ struct HTTP2NghttpdTests {
     @Test func speaksCleartextH2WithPriorKnowledge() async throws {
         try await withNghttpd(usesTLS: false) { server in
             let transport = http2Transport(priorKnowledge: true)
-            let (response, body) = try await fetch(transport, h2Request(server.url("/1k.bin"), certificates: server.certificates))
+            let request = h2Request(server.url("/1k.bin"), certificates: server.certificates)
+            let (response, body) = try await fetch(transport, request)
             #expect(response.version == .http2)
             #expect(body == NginxPeer.oneKiB)
             try await transport.shutdown()

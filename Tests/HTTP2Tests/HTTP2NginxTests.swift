@@ -12,7 +12,8 @@ struct HTTP2NginxTests {
     @Test func negotiatesH2ByALPN() async throws {
         try await withHTTP2Nginx { nginx in
             let transport = http2Transport()
-            let (response, body) = try await fetch(transport, h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates))
+            let request = h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates)
+            let (response, body) = try await fetch(transport, request)
             #expect(response.version == .http2)
             #expect(response.status == .ok)
             #expect(body == NginxPeer.oneKiB)
@@ -24,7 +25,8 @@ struct HTTP2NginxTests {
     @Test func withoutThePlugInTheSameServerAnswersHTTP1() async throws {
         try await withHTTP2Nginx { nginx in
             let transport = POSIXTransport()
-            let (response, body) = try await fetch(transport, h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates))
+            let request = h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates)
+            let (response, body) = try await fetch(transport, request)
             #expect(response.version == .http1_1)
             #expect(body == NginxPeer.oneKiB)
             try await transport.shutdown()

@@ -70,7 +70,8 @@ package final class HTTP2NginxPeer {
         return try PeerError.retryingPortConflicts(
             "nginx", attempts: 5,
             make: {
-                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, LoopbackPorts.pick(Server.allCases.count)))
+                let picked = LoopbackPorts.pick(Server.allCases.count)
+                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked))
                 return HTTP2NginxPeer(certificates: certificates,
                                       directory: try makeTemporaryDirectory(prefix: "asikit-h2-nginx"), ports: ports)
             },
@@ -139,7 +140,8 @@ package final class HTTP2NginxPeer {
             """
                 server {
                     listen 127.0.0.1:\(ports[which]!)\(tls ? " ssl" : "") http2;
-                    \(tls ? "ssl_certificate \(certs.serverCertificatePath); ssl_certificate_key \(certs.serverKeyPath);" : "")
+                    \(tls ? "ssl_certificate \(certs.serverCertificatePath);" : "")
+                    \(tls ? "ssl_certificate_key \(certs.serverKeyPath);" : "")
                     access_log \(directory)/access.log h2peer;
                     root \(directory)/www;
                     client_max_body_size 64m;

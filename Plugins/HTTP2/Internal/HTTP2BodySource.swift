@@ -4,7 +4,8 @@ import Synchronization
 
 /// A response body read from an HTTP/2 stream: each chunk the reader takes is acknowledged to the server
 /// (`WINDOW_UPDATE`), so a slow reader slows the server down instead of filling memory.
-final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {  // the stream is touched under the session's lock
+// The stream is touched only with the session's lock held; the rest is immutable.
+final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
     private let session: HTTP2Session
     private let stream: HTTP2Stream
     private let context: RequestContext
@@ -60,7 +61,8 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {  // the s
             connection.consume(unread, of: stream)
             guard !stream.isClosed, !stream.remoteEnded else { return false }
             if let session = connection.session {
-                _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, NGHTTP2_CANCEL.rawValue)
+                _ = nghttp2_submit_rst_stream(
+                    session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, NGHTTP2_CANCEL.rawValue)
             }
             return true
         }

@@ -5,7 +5,8 @@ import HTTPCore
 /// and reach the ``HTTP2Connection`` through the user data.
 enum HTTP2Callbacks {
     static func install(on callbacks: OpaquePointer?) {
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, user in
             guard let frame, let name, let value else { return 0 }
             let connection = HTTP2Callbacks.connection(user)
             guard let stream = connection.streams[frame.pointee.hd.stream_id] else { return 0 }

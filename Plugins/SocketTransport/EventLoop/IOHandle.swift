@@ -63,6 +63,7 @@ final class IOHandle: Sendable {
     ///   - interest: Read or write readiness.
     ///   - deadline: A ``NanoTime`` deadline, or `NanoTime.never`.
     ///   - orHangUp: Also return at once when the peer closed or the connection broke.
+    ///   - wakeable: Also return when ``wake()`` is called (or was, since the last wakeable wait).
     /// - Throws: ``TimedOut``, `CancellationError`, or the error the handle failed with.
     func wait(
         for interest: Interest, until deadline: UInt64, orHangUp: Bool = false, wakeable: Bool = false

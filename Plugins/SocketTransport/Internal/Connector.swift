@@ -55,7 +55,8 @@ struct Connector: Sendable {
         let timeout = Self.connectTimeout(options)
         let deadline = NanoTime.deadline(after: timeout)
         let proxyTLSContext = key.proxy?.kind == .https ? try tlsContexts.context(for: proxyTLS) : nil
-        _ = try key.tls.map { try tlsContexts.context(for: $0, offering: alpn(for: key)) }  // a bad CA file fails before any connect
+        // A bad CA file fails before any connect.
+        _ = try key.tls.map { try tlsContexts.context(for: $0, offering: alpn(for: key)) }
         let connector = self
         let addresses = try await addresses(host: key.connectHost, port: key.connectPort)
 
@@ -103,7 +104,8 @@ struct Connector: Sendable {
                                            timeout: timeout)
             }
             if let tls = key.tls {
-                try await connection.startTLS(context: try tlsContexts.context(for: tls, offering: alpn(for: key)), host: key.host,
+                let context = try tlsContexts.context(for: tls, offering: alpn(for: key))
+                try await connection.startTLS(context: context, host: key.host,
                                               port: key.port, deadline: deadline, hostPins: pins(for: key.host))
             }
         } catch ProxyTunnel.Answer.challenged(let response, let kept?) {

@@ -77,10 +77,10 @@ final class TransportCore: Sendable {
     ///   - failsOver: Whether a failure to open the connection (before any byte of the request was sent, or a
     ///     `502` answer to `CONNECT`) is thrown as ``RouteUnreachable``, so the caller can go on with the next
     ///     route.
-    /// - Returns: The response.
-    /// - Throws: ``ClientError``, ``RouteUnreachable`` (only when `failsOver`) or `CancellationError`.
     ///   - multiplexes: Whether a configured multiplexed protocol may carry the request (`false` once the origin is
     ///     known to answer HTTP/1.1 only).
+    /// - Returns: The response.
+    /// - Throws: ``ClientError``, ``RouteUnreachable`` (only when `failsOver`) or `CancellationError`.
     func send(
         _ plan: ExchangePlan, context: RequestContext, failsOver: Bool, multiplexes: Bool = true
     ) async throws -> Response {

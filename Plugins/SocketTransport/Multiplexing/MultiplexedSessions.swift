@@ -76,7 +76,8 @@ final class MultiplexedSessions: Sendable {
                     // Decide under the lock the wake-ups take, so none is missed between deciding and waiting.
                     let decided = state.withLock { state -> Result<Step?, any Error>? in
                         do {
-                            if let step = try state.decide(key, maxConnections: maxConnections) { return .success(step) }
+                            let step = try state.decide(key, maxConnections: maxConnections)
+                            if let step { return .success(step) }
                         } catch {
                             return .failure(error)
                         }
@@ -168,7 +169,9 @@ extension MultiplexedSessions.State {
         return .open
     }
 
-    fileprivate mutating func takeWaiters(_ key: PoolKey) -> [UnsafeContinuation<MultiplexedSessions.Step?, any Error>] {
+    fileprivate mutating func takeWaiters(
+        _ key: PoolKey
+    ) -> [UnsafeContinuation<MultiplexedSessions.Step?, any Error>] {
         guard let waiters = origins[key]?.waiters, !waiters.isEmpty else { return [] }
         origins[key]?.waiters = [:]
         return Array(waiters.values)

@@ -26,7 +26,9 @@ final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after
     private static let maxSessions = 256
 
     /// Builds the context.
-    /// - Parameter options: The TLS options it serves.
+    /// - Parameters:
+    ///   - options: The TLS options it serves.
+    ///   - alpn: The protocols offered by ALPN.
     /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` when the CA file or the client
     ///   identity cannot be loaded.
     init(options: TLSOptions, alpn: ALPNOffer = .http1) throws {
