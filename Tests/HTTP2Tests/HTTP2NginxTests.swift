@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTP2
 import HTTPCore
+import HTTPPipeline
 import SocketTransport
 import TestSupport
 import Testing
@@ -112,6 +113,35 @@ struct HTTP2NginxTests {
             // 50 requests per connection: at least four connections carried the 200.
             #expect(nginx.connections(servingPath: "goaway").count >= 4)
             try await transport.shutdown()
+        }
+    }
+}
+
+/// The pipeline above the plug-in: a `RequestQueue` of width 16 through a `Client` uses one h2 connection.
+@Suite("HTTP/2 through the pipeline", .enabled(if: HTTP2NginxPeer.shouldRun))
+struct HTTP2PipelineTests {
+    @Test func aQueueOfWidthSixteenUsesOneConnection() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let client = Client(transport: transport)
+            let queue = RequestQueue(client: client, configuration: .init(maxConcurrentRequests: 16))
+            let results = queue.results
+            for _ in 0..<64 {
+                queue.add(h2Request(nginx.url("/1k.bin?queue"), certificates: nginx.certificates))
+            }
+            queue.go()
+            var versions: [HTTPVersion] = []
+            for await result in results {
+                let response = try result.response()
+                #expect(response.status == .ok)
+                #expect(response.body == NginxPeer.oneKiB)
+                versions.append(response.head.version)
+            }
+            #expect(versions.count == 64)
+            #expect(versions.allSatisfy { $0 == .http2 })
+            #expect(await eventually { nginx.accessLog.filter { $0.contains("queue") }.count == 64 })
+            #expect(nginx.connections(servingPath: "queue").count == 1)
+            try await client.shutdown()
         }
     }
 }
