@@ -45,6 +45,27 @@ struct HTTP2NginxTests {
         }
     }
 
+    /// NTLM's handshake names its connection (`preferredConnectionID`), and HTTP/2 cannot carry a connection-bound
+    /// authentication: such a request goes over HTTP/1.1 on a connection that offered `http/1.1` alone, while the
+    /// origin's other requests stay on HTTP/2.
+    @Test func aConnectionBoundHandshakeFallsBackToHTTP1() async throws {
+        try await withHTTP2Nginx { nginx in
+            let transport = http2Transport()
+            let request = h2Request(nginx.url("/1k.bin"), certificates: nginx.certificates)
+            let (first, _) = try await fetch(transport, request)
+            #expect(first.version == .http2)
+            var bound = testContext()
+            bound.preferredConnectionID = first.connectionID
+            let (challenged, body) = try await fetch(transport, request, context: bound)
+            #expect(challenged.version == .http1_1)
+            #expect(body == NginxPeer.oneKiB)
+            #expect(challenged.connectionID != first.connectionID)
+            let (after, _) = try await fetch(transport, request)
+            #expect(after.version == .http2)
+            try await transport.shutdown()
+        }
+    }
+
     @Test func headAnd304HaveNoBody() async throws {
         try await withHTTP2Nginx { nginx in
             let transport = http2Transport()
