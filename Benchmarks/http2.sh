@@ -39,6 +39,7 @@ cc -O2 -o "$WORK/libcurl-bench" "$HERE/C/libcurl_bench.c" -lcurl
 mkdir -p "$WORK/www"
 head -c 1024 /dev/urandom >"$WORK/www/1k.bin"
 head -c $((100 * 1024 * 1024)) /dev/urandom >"$WORK/www/100m.bin"
+chmod 755 "$WORK" "$WORK/www" && chmod 644 "$WORK"/www/* # nginx's worker runs as nobody
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=ASIKit bench CA" \
     -keyout "$WORK/ca.key" -out "$WORK/ca.pem" 2>/dev/null
 openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=127.0.0.1" \
@@ -82,17 +83,23 @@ run() {
     shift
     local binary="$ASIKIT"
     [ "$client" = libcurl ] && binary="$WORK/libcurl-bench"
+    # Flush what nginx buffered of earlier requests (the probes, the previous run) before emptying the log.
+    kill -USR1 "$NGINX_PID"
+    sleep 0.3
     : >"$WORK/access.log"
-    kill -USR1 "$NGINX_PID" # reopen the log
     local line
     line="$("${CLIENT_CPU[@]}" timeout 600 "$binary" "$@" 2>>"$WORK/client.err" | grep '^RESULT' || true)"
     kill -USR1 "$NGINX_PID"
-    sleep 0.3 # the buffered log is flushed on reopen
+    sleep 0.3 # nginx flushes its log buffer when it reopens the log
     local h1 connections
     h1="$(grep -vc ' HTTP/2.0 ' "$WORK/access.log" || true)"
     connections="$(cut -d' ' -f1 "$WORK/access.log" | sort -u | wc -l)"
     say "$client $1: $line h1_requests=$h1 connections=$connections"
-    [ -n "$line" ] && [ "$h1" = 0 ] || return 0
+    if [ -z "$line" ]; then
+        say "  failed: $(tail -3 "$WORK/client.err")"
+        return 0
+    fi
+    [ "$h1" = 0 ] || return 0
     case "$1" in
     conc)
         [[ "$line" == *"bytes=$((N * 1024)) "* ]] || return 0
@@ -120,8 +127,8 @@ LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
 {
     printf '| HTTP/2 row (median of %s) | ASIKit | libcurl | ASIKit / libcurl |\n| --- | --- | --- | --- |\n' "$RUNS"
     for row in conc dl; do
-        a="$(tr ' ' '\n' <<<"${figures[asikit-$row]}" | grep . | median)"
-        l="$(tr ' ' '\n' <<<"${figures[libcurl-$row]}" | grep . | median)"
+        a="$(tr ' ' '\n' <<<"${figures[asikit-$row]}" | { grep . || true; } | median)"
+        l="$(tr ' ' '\n' <<<"${figures[libcurl-$row]}" | { grep . || true; } | median)"
         ratio="$(awk -v a="$a" -v l="$l" 'BEGIN { if (a == "-" || l == "-" || l == 0) print "-"; else printf "%.2f", a / l }')"
         name="1 KiB GET, $STREAMS streams on one connection (requests/s)"
         [ "$row" = dl ] && name="100 MiB download, one stream (MB/s)"

@@ -31,6 +31,7 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
                     }
                     if let failure = stream.failure { return .failure(failure) }
                     if stream.remoteEnded || stream.isHead { return .success(nil) }
+                    stream.lastActivity = .now  // the timeout counts from when the reader starts waiting
                     stream.bodyWaiter = waiter
                     return nil
                 }

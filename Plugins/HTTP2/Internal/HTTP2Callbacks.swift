@@ -53,6 +53,7 @@ extension HTTP2Connection {
     func receivedField(on stream: HTTP2Stream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
         -> Int32
     {
+        stream.lastActivity = .now
         stream.sectionSize += name.count + value.count + 32
         guard stream.sectionSize <= configuration.maxHeaderListSize else {
             fail(stream, with: ClientError(
@@ -126,6 +127,7 @@ extension HTTP2Connection {
             if let session { _ = nghttp2_session_consume(session, streamID, data.count) }
             return
         }
+        stream.lastActivity = .now
         let chunk = Array(data)
         if let waiter = stream.bodyWaiter {
             stream.bodyWaiter = nil
@@ -183,6 +185,7 @@ extension HTTP2Connection {
                     .initialize(from: upload[stream.uploadOffset..<(stream.uploadOffset + count)])
             }
             stream.uploadOffset += count
+            stream.lastActivity = .now
             if stream.pendingUpload == 0 {
                 stream.upload.removeAll(keepingCapacity: true)
                 stream.uploadOffset = 0

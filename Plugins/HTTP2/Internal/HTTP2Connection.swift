@@ -63,6 +63,8 @@ final class HTTP2Connection: @unchecked Sendable {  // touched only with HTTP2Se
         nghttp2_option_set_peer_max_concurrent_streams(options, UInt32(configuration.assumedMaxConcurrentStreams))
         nghttp2_option_set_max_continuations(options, 8)
         nghttp2_option_set_max_settings(options, 32)
+        // No priority tree (RFC 9113 deprecates it): closed streams are freed at once, not kept for it.
+        nghttp2_option_set_no_closed_streams(options, 1)
         var made: OpaquePointer?
         let user = Unmanaged.passUnretained(self).toOpaque()
         guard nghttp2_session_client_new2(&made, callbacks, user, options) == 0, let made else {

@@ -14,6 +14,7 @@ extension HTTP2Session {
         }
         let isHead = request.method == .head
         let stream = HTTP2Stream(isHead: isHead, window: configuration.initialStreamWindowSize)
+        stream.timeout = request.options.timeout
         let body = request.body.flatMap { $0.length == 0 ? nil : $0 }
         try locked { connection in
             connection.reserved -= 1
@@ -38,7 +39,7 @@ extension HTTP2Session {
         self.stream.wakeReader()
         return try await withTaskCancellationHandler {
             if let body { try await upload(body, on: stream, context: context) }
-            try await waitForHead(of: stream, timeout: request.options.timeout)
+            try await headArrival(of: stream)
             return makeResponse(stream, route: route, context: context)
         } onCancel: {
             reset(stream, with: CancellationError())
@@ -99,26 +100,6 @@ extension HTTP2Session {
         self.stream.wakeReader()
     }
 
-    /// Waits for the final response head, failing with ``HTTPCore/ClientError/Code/timedOut`` after `timeout`.
-    private func waitForHead(of stream: HTTP2Stream, timeout: Duration?) async throws {
-        guard let timeout else { return try await headArrival(of: stream) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.headArrival(of: stream) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw ClientError(.timedOut, stage: .transport,
-                                  message: "No response head within \(timeout) on HTTP/2 stream \(stream.id)")
-            }
-            defer { group.cancelAll() }
-            do {
-                try await group.next()
-            } catch let error as ClientError where error.code == .timedOut {
-                reset(stream, with: error)
-                throw error
-            }
-        }
-    }
-
     private func headArrival(of stream: HTTP2Stream) async throws {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (waiter: UnsafeContinuation<Void, any Error>) in
@@ -131,12 +112,7 @@ extension HTTP2Session {
                 if let ready { waiter.resume(with: ready) }
             }
         } onCancel: {
-            // Only this wait ends (a timeout's group cancels it); the stream is reset by whoever cancelled.
-            let waiter: UnsafeContinuation<Void, any Error>? = locked { _ in
-                defer { stream.headWaiter = nil }
-                return stream.headWaiter
-            }
-            waiter?.resume(throwing: CancellationError())
+            reset(stream, with: CancellationError())
         }
     }
 

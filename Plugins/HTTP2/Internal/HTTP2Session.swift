@@ -86,6 +86,15 @@ final class HTTP2Session: ProtocolSession {
     // MARK: - The driver
 
     func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.watchStreams() }
+            await drive()
+            group.cancelAll()
+        }
+    }
+
+    /// Does the connection's I/O until it ends.
+    private func drive() async {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
         var outbound = OutboundBuffer(capacity: Self.writeBatch + 32 * 1024)

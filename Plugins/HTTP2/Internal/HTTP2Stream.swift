@@ -35,6 +35,12 @@ final class HTTP2Stream: @unchecked Sendable {  // every field is touched with t
     var uploadEnded = false
     var uploadWaiter: UnsafeContinuation<HTTP2Connection.UploadProgress, any Error>?
 
+    /// The request's inactivity timeout (``HTTPCore/RequestOptions/timeout``), `nil` for none, and when the stream
+    /// last moved a byte or a frame; the session's watchdog fails a stream whose waiting reader saw nothing for
+    /// longer.
+    var timeout: Duration?
+    var lastActivity = ContinuousClock.now
+
     /// Closed by nghttp2 (both sides ended, or reset).
     var isClosed = false
     /// Why the stream failed, if it did: kept for every later wait.

@@ -18,8 +18,9 @@ final class TransportCore: Sendable {
     /// What TLS to an origin offers by ALPN.
     let originALPN: ALPNOffer
     private let isShutDown = Atomic<Bool>(false)
-    /// Requests inside ``send(_:context:)``: sent or about to be, their response head not yet read.
-    private let requestsAwaitingHeads = Atomic<Int>(0)
+    /// Requests inside ``send(_:context:)``: sent or about to be, their response head not yet read (not counting
+    /// those waiting on a multiplexed session, whose heads the session's driver reads).
+    let requestsAwaitingHeads = Atomic<Int>(0)
 
     /// Whether a request is inside ``send(_:context:)`` now (so the event loop is awake for it).
     var hasRequestsAwaitingHeads: Bool { requestsAwaitingHeads.load(ordering: .relaxed) > 0 }

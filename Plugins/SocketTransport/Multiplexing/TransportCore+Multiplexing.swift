@@ -1,5 +1,6 @@
 import HTTPCore
 import Logging
+import Synchronization
 
 extension TransportCore {
     /// How many times a request the server did not process (a `GOAWAY` above it) is sent again.
@@ -29,6 +30,10 @@ extension TransportCore {
             case .http1:
                 return try await send(plan, context: context, failsOver: failsOver, multiplexes: false)
             case .send(let session):
+                // Not a request the event loop wakes for its head (decision 0022's reason to join the loop): the
+                // session's driver reads every stream's frames, and the requests' own work belongs on other threads.
+                requestsAwaitingHeads.subtract(1, ordering: .relaxed)
+                defer { requestsAwaitingHeads.add(1, ordering: .relaxed) }
                 do {
                     return try await session.send(request, route: plan.key.route, context: context)
                 } catch let notProcessed as RequestNotProcessed {
