@@ -17,8 +17,8 @@ struct ASICommandHTTP2Tests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = "\"$0\" \"$@\" > \(directory)/out"
         _ = try ChildProcess.run("/bin/sh", ["-c", script, curl] + arguments, logPath: directory + "/log")
-        let output = FileManager.default.contents(atPath: directory + "/out").map { String(decoding: $0, as: UTF8.self) }
-        return (asi, output)
+        let output = FileManager.default.contents(atPath: directory + "/out")
+        return (asi, output.map { String(decoding: $0, as: UTF8.self) })
     }
 
     @Test func httpsOffersH2ByDefaultAndHTTP11OnRequest() async throws {
