@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "WebPage", targets: ["WebPage"]),
         .library(name: "WebPageArchiving", targets: ["WebPageArchiving"]),
         .library(name: "CloudFiles", targets: ["CloudFiles"]),
+        .library(name: "HTTP2", targets: ["HTTP2"]),
         // Ecosystem adapters (issue 20): each links its ecosystem package only into the apps that use it.
         .library(name: "OpenAPIASIKit", targets: ["OpenAPIASIKit"]),
         .library(name: "ASIKitObservability", targets: ["ASIKitObservability"]),
@@ -105,6 +106,13 @@ let package = Package(
         .target(name: "HSTSFile", dependencies: ["HTTPCore"], path: "Plugins/HSTSFile"),
         // Digest (RFC 7616) and NTLMv2 (MS-NLMP) authenticators; hashes from OpenSSL, MD4 written out.
         .target(name: "HTTPAuthentication", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/HTTPAuthentication"),
+        // HTTP/2 on nghttp2 (issue 31, decision 0031): a MultiplexedProtocol the transport speaks on the connections
+        // it opens. Needs libnghttp2-dev to build (the runtime libnghttp2-14 is on a fresh machine); not in the
+        // umbrella, so only apps that use it need the package.
+        .systemLibrary(
+            name: "CNGHTTP2", path: "Plugins/CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]
+        ),
+        .target(name: "HTTP2", dependencies: ["HTTPCore", "CNGHTTP2"], path: "Plugins/HTTP2"),
         .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
         // Proxy auto-config: PAC files evaluated in Duktape, compiled from Debian's duktape-dev sources with an
         // execution-time limit (decision 0016).
@@ -191,7 +199,7 @@ let package = Package(
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
                 "HTTPAuthentication", "FileKeyring", "Throttle", "PublicSuffix", "CookieFile", "DiskCache", "ProxyPAC",
-                "S3", "HSTSFile", "WebPage", "WebPageArchiving", "TerminalProgress",
+                "S3", "HSTSFile", "WebPage", "WebPageArchiving", "TerminalProgress", "HTTP2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/asi",
@@ -402,6 +410,12 @@ let package = Package(
         ),
         // Against a real OpenStack Swift (Debian's packages, tempauth) and python-swiftclient; Keystone v3 and
         // Rackspace identity against the loopback server.
+        // The HTTP2 plug-in against nginx, nghttpd and a scripted h2 server (python's h2).
+        .testTarget(
+            name: "HTTP2Tests",
+            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "HTTP2", "TestSupport"],
+            path: "Tests/HTTP2Tests"
+        ),
         .testTarget(
             name: "CloudFilesTests",
             dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "CloudFiles", "TestSupport"],

@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "ZstdCodec", package: "ASIKit"),
                 .product(name: "DiskCache", package: "ASIKit"),
                 .product(name: "ASIKitObservability", package: "ASIKit"),
+                .product(name: "HTTP2", package: "ASIKit"),
             ]
         ),
         .executableTarget(

@@ -8,7 +8,9 @@
 #   zlib1g-dev, libssl-dev   the design's two system libraries (GzipCodec; SocketTransport, FileKeyring, ...)
 #   duktape-dev              ProxyPAC compiles Debian's Duktape amalgamation (decision 0016); the one -dev package
 #                            beyond the design's two that a library target needs
-#   pkg-config               how SwiftPM finds zlib and OpenSSL
+#   libnghttp2-dev           the HTTP2 plug-in's CNGHTTP2 shim (decision 0031); the runtime libnghttp2-14 is on a
+#                            fresh machine already (curl links it), the headers are not. Only HTTP2 needs it
+#   pkg-config               how SwiftPM finds zlib, OpenSSL and nghttp2
 #   nginx, tinyproxy, apache2, apache2-utils, squid, microsocks
 #                            the interop tests' real peers, started by the tests on free ports (squid's basic,
 #                            digest and NTLM helpers; microsocks is the SOCKS5 proxy)
@@ -34,6 +36,9 @@
 #   pip: httpbin, gunicorn   the httpbin peer
 #   pip: moto[server]        the S3-compatible server of the S3 tests
 #   pip: html5lib            the reference HTML parser the WebPage tokenizer is compared with
+#   nghttp2-server           nghttpd, the HTTP/2 tests' second real h2 server beside nginx (decision 0031)
+#   pip: h2                  python's HTTP/2 state machine, for the scripted fault server of the HTTP/2 tests
+#                            (GOAWAY mid-flight, RST_STREAM, a server that never sends SETTINGS)
 #
 # Usage: scripts/install-dependencies.sh [--build-only]
 #   --build-only  only what `swift build` needs (the -dev packages and pkg-config), no peers
@@ -47,13 +52,15 @@ if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then
     if [ ! -t 0 ]; then sudo="sudo -n"; fi
 fi
 
-packages=(zlib1g-dev libssl-dev duktape-dev pkg-config)
+packages=(zlib1g-dev libssl-dev duktape-dev libnghttp2-dev pkg-config)
 if [ "${1:-}" != "--build-only" ]; then
     packages+=(nginx tinyproxy apache2 apache2-utils squid microsocks curl openssl strace media-types publicsuffix libxml2
         libpsl5 libbrotli1 libzstd1 brotli zstd wget
         swift swift-proxy swift-account swift-container swift-object python3-swift memcached python3-swiftclient)
     # ip, for the Happy Eyeballs test's private network namespace (a veth pair and a blackholed IPv6 neighbour).
     packages+=(iproute2)
+    # nghttpd, the HTTP/2 tests' second h2 server.
+    packages+=(nghttp2-server)
     # The Python peers come from PyPI through pip; Debian's python3-pip where the machine's python3 has none.
     if ! python3 -m pip --version >/dev/null 2>&1; then packages+=(python3 python3-pip); fi
 fi
@@ -101,3 +108,4 @@ pip_install pacparser pacparser
 pip_install "httpbin, gunicorn" httpbin gunicorn
 pip_install "moto.server, boto3" 'moto[server]'
 pip_install html5lib html5lib
+pip_install h2 h2

@@ -7,7 +7,9 @@
  *   gzip URL           one GET with Accept-Encoding: gzip, inflated by libcurl, decoded bytes to /dev/null
  *   br URL, zstd URL   the same with Accept-Encoding: br or zstd (libcurl's brotli and zstd decoders)
  * Prints one line: RESULT client=libcurl mode=... key=value ...
- * Environment: BENCH_CA_FILE, a PEM file to trust for https URLs. */
+ * Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; BENCH_HTTP2=1 asks for HTTP/2 over TLS
+ * (CURL_HTTP_VERSION_2TLS) and, in conc mode, multiplexes every transfer on one connection (CURLOPT_PIPEWAIT,
+ * CURLMOPT_MAX_HOST_CONNECTIONS 1), as curl --parallel does. */
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -42,6 +44,18 @@ static size_t on_body(char *data, size_t size, size_t count, void *unused) {
     return n;
 }
 
+static int http2(void) {
+    const char *value = getenv("BENCH_HTTP2");
+    return value && !strcmp(value, "1");
+}
+
+/* The HTTP version the last transfer of `h` used: 2 or 1.1, for the RESULT line. */
+static const char *version_of(CURL *h) {
+    long version = 0;
+    curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &version);
+    return version == CURL_HTTP_VERSION_2_0 ? "2" : "1.1";
+}
+
 static CURL *new_handle(const char *url) {
     CURL *h = curl_easy_init();
     const char *ca = getenv("BENCH_CA_FILE");
@@ -50,6 +64,10 @@ static CURL *new_handle(const char *url) {
     curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
     curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
     if (ca && *ca) curl_easy_setopt(h, CURLOPT_CAINFO, ca);
+    if (http2()) {
+        curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+        curl_easy_setopt(h, CURLOPT_PIPEWAIT, 1L);
+    }
     return h;
 }
 
@@ -125,13 +143,13 @@ int main(int argc, char **argv) {
         long width = argc > 4 ? atol(argv[4]) : 0;
         if (n <= 0 || width <= 0) fail("arguments N C", 0);
         CURLM *m = curl_multi_init();
-        curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, width);
+        curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, http2() ? 1L : width);
         CURL **handles = calloc((size_t)width, sizeof(CURL *));
         run_multi(m, handles, url, width, width); /* warm-up: opens C connections */
         received = 0;
         double dt = run_multi(m, handles, url, n, width);
-        printf("RESULT client=libcurl mode=conc requests=%ld concurrency=%ld bytes=%lld seconds=%f rps=%f threads=%d\n",
-               n, width, received, dt, n / dt, threads());
+        printf("RESULT client=libcurl mode=conc requests=%ld concurrency=%ld bytes=%lld seconds=%f rps=%f threads=%d "
+               "http=%s\n", n, width, received, dt, n / dt, threads(), version_of(handles[0]));
         for (long i = 0; i < width; i++) curl_easy_cleanup(handles[i]);
         curl_multi_cleanup(m);
         free(handles);
@@ -148,8 +166,8 @@ int main(int argc, char **argv) {
         struct curl_header *encoding = NULL;
         const char *coding = "identity";
         if (curl_easy_header(h, "Content-Encoding", 0, CURLH_HEADER, -1, &encoding) == CURLHE_OK) coding = encoding->value;
-        printf("RESULT client=libcurl mode=%s bytes=%lld encoding=%s seconds=%f MBps=%f\n", mode, received, coding, dt,
-               received / dt / 1e6);
+        printf("RESULT client=libcurl mode=%s bytes=%lld encoding=%s seconds=%f MBps=%f http=%s\n", mode, received,
+               coding, dt, received / dt / 1e6, version_of(h));
         curl_easy_cleanup(h);
     } else {
         fprintf(stderr, "libcurl-bench: unknown mode %s\n", mode);

@@ -13,13 +13,15 @@
 // Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw and
 // conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread);
 // ASIKIT_OBSERVABILITY=1 installs ObservabilityMiddleware with no tracer or metrics backend bootstrapped;
-// ASIKIT_TRANSPORT_EXECUTOR=0 turns Client.Configuration.runsOnTransportExecutor off.
+// ASIKIT_TRANSPORT_EXECUTOR=0 turns Client.Configuration.runsOnTransportExecutor off; ASIKIT_HTTP2=1 configures the
+// HTTP2 plug-in, so https URLs go over HTTP/2 (h2 by ALPN), many requests multiplexed on one connection.
 import ASIKitObservability
 import BrotliCodec
 import DiskCache
 import FoundationEssentials
 import Glibc
 import GzipCodec
+import HTTP2
 import HTTPCore
 import HTTPPipeline
 import SocketTransport
@@ -38,7 +40,9 @@ func count(_ index: Int, _ name: String) -> Int {
 
 // At least 64 connections, and as many as `conc` asks for (the 1,000-connection row).
 let width = mode == "conc" && arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0
-let transport = POSIXTransport(configuration: .init(maxConnectionsPerHost: max(64, width)))
+let http2 = getenv("ASIKIT_HTTP2").map { String(cString: $0) == "1" } ?? false
+let transport = POSIXTransport(configuration: .init(
+    maxConnectionsPerHost: max(64, width), protocols: http2 ? [HTTP2Protocol()] : []))
 let cacheDirectory = mode == "cache" && arguments.count > 4 ? arguments[4] : nil
 var configuration = Client.Configuration()
 configuration.runsOnTransportExecutor = getenv("ASIKIT_TRANSPORT_EXECUTOR").map { String(cString: $0) != "0" } ?? true

@@ -1,4 +1,6 @@
 import ArgumentParser
+import HTTP2
+import HTTPCore
 
 /// The flags that shape what is sent: method, header fields, body, credentials and protocol details.
 struct RequestFlags: ParsableArguments {
@@ -60,6 +62,23 @@ struct RequestFlags: ParsableArguments {
 
     @Flag(name: .customLong("http1.0"), help: "Use HTTP/1.0.")
     var http10 = false
+
+    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (TLS offers no h2 by ALPN).")
+    var http11 = false
+
+    @Flag(name: .customLong("http2"), help: "Use HTTP/2 over https when the server agrees (the default, as curl's).")
+    var http2 = false
+
+    @Flag(name: .customLong("http2-prior-knowledge"), help: "Use HTTP/2 without negotiation, also for http:// URLs.")
+    var http2PriorKnowledge = false
+
+    /// The multiplexed protocols the transport offers: HTTP/2 over https by ALPN unless `--http1.1` or `--http1.0`
+    /// asks for HTTP/1 (curl 7.88's default), and on cleartext too with `--http2-prior-knowledge`.
+    var protocols: [any MultiplexedProtocol] {
+        if http2PriorKnowledge { return [.http2(.init(speaksCleartextWithPriorKnowledge: true))] }
+        if (http11 || http10) && !http2 { return [] }
+        return [.http2()]
+    }
 
     @Flag(
         name: .customLong("no-keepalive"),

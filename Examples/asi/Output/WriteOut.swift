@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTTPCore
 
 /// `-w`: text printed to stdout after each transfer, with curl's `%{variable}`s and `\n`, `\r`, `\t` escapes.
 ///
@@ -55,6 +56,7 @@ struct WriteOut: Sendable {
     static func value(of name: String, in record: TransferRecord.Snapshot) -> String? {
         switch name {
         case "http_code", "response_code": threeDigits(record.statusCode)
+        case "http_version": record.version.map { $0.major >= 2 ? "\($0.major)" : "\($0.major).\($0.minor)" } ?? "0"
         case "size_download": "\(record.downloaded)"
         case "size_upload": "\(record.uploaded)"
         case "url_effective": record.effectiveURL.absoluteString

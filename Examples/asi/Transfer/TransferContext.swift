@@ -53,6 +53,7 @@ struct TransferContext: Sendable {
         let sources = try CredentialSources(credentialSources)
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
+        transport.protocols = request.protocols
         if let milliseconds = connection.happyEyeballsTimeout {
             transport.happyEyeballsDelay = .milliseconds(max(milliseconds, 0))  // curl takes a negative as 0 too
         }

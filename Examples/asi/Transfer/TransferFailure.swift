@@ -26,6 +26,7 @@ import HTTPCore
 /// | 61   | bad content encoding        | `compressionFailed`                                            |
 /// | 67   | login denied                | `authenticationFailed`                                         |
 /// | 90   | pinned public key mismatch  | `publicKeyPinMismatch`; a `--pinnedpubkey` that cannot be read |
+/// | 92   | HTTP/2 stream error         | `streamReset`: the server reset the transfer's stream          |
 struct TransferFailure: Error, Sendable {
     /// The process exit code.
     var exitCode: Int32
@@ -68,6 +69,7 @@ struct TransferFailure: Error, Sendable {
         case .emptyResponse: 52
         case .sendFailed: 55
         case .receiveFailed: 56
+        case .streamReset: 92
         case .invalidConfiguration: 58
         case .certificateInvalid: 60
         case .compressionFailed: 61

@@ -12,6 +12,7 @@ final class TransferRecord: ProgressSink {
         var url: URL
         var effectiveURL: URL
         var statusCode = 0
+        var version: HTTPVersion?
         var contentType: String?
         var redirects = 0
         var downloaded: Int64 = 0
@@ -64,6 +65,7 @@ final class TransferRecord: ProgressSink {
     func note(_ head: ResponseHead, info: ExchangeInfo) {
         state.withLock { state in
             state.statusCode = head.status.code
+            state.version = head.version
             state.contentType = head.headerFields[.contentType]
             state.effectiveURL = info.url
             state.redirects = info.redirectCount

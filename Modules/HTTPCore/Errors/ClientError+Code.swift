@@ -9,7 +9,7 @@ extension ClientError {
             case tooManyRedirects, storageFailed, protocolViolation, tlsHandshakeFailed, certificateInvalid
             case compressionFailed, invalidConfiguration, internalError, middlewareFailed, uploadFailed
             case publicKeyPinMismatch
-            case emptyResponse, incompleteBody, sendFailed, receiveFailed
+            case emptyResponse, incompleteBody, sendFailed, receiveFailed, streamReset
         }
         private let base: Base
 
@@ -27,6 +27,10 @@ extension ClientError {
         /// a clean close is ``emptyResponse`` or ``incompleteBody`` instead. A reused keep-alive connection that
         /// fails so before any response byte is retried on a new one first, for idempotent requests.
         public static let receiveFailed = Code(base: .receiveFailed)
+        /// The server reset the request's stream on a multiplexed connection (HTTP/2 `RST_STREAM`, or a stream above
+        /// a `GOAWAY`'s last stream id that cannot be sent again): that request fails alone, the connection and its
+        /// other streams go on (ASI type 1; curl's exit code 92).
+        public static let streamReset = Code(base: .streamReset)
         /// The server closed the connection without sending a single byte of a response (ASI type 1). A reused
         /// keep-alive connection that does this is retried on a new one first, for idempotent requests.
         public static let emptyResponse = Code(base: .emptyResponse)
@@ -80,7 +84,7 @@ extension ClientError {
         public var asiErrorType: Int {
             switch base {
             case .connectFailed, .nameResolutionFailed, .tlsHandshakeFailed, .certificateInvalid, .protocolViolation,
-                .emptyResponse, .incompleteBody, .sendFailed, .receiveFailed, .publicKeyPinMismatch:
+                .emptyResponse, .incompleteBody, .sendFailed, .receiveFailed, .publicKeyPinMismatch, .streamReset:
                 1
             case .timedOut: 2
             case .authenticationFailed: 3

@@ -19,8 +19,11 @@ public struct HTTPVersion: Sendable, Hashable, Comparable, CustomStringConvertib
     /// `HTTP/1.1`, the default.
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)
 
-    /// The wire form, for example `HTTP/1.1`.
-    public var description: String { "HTTP/\(major).\(minor)" }
+    /// HTTP/2 (RFC 9113), spoken by a ``MultiplexedProtocol`` plug-in.
+    public static let http2 = HTTPVersion(major: 2, minor: 0)
+
+    /// The wire form, for example `HTTP/1.1`; `HTTP/2` from version 2 on, which has no minor number.
+    public var description: String { major >= 2 ? "HTTP/\(major)" : "HTTP/\(major).\(minor)" }
 
     /// Orders versions by major, then minor number.
     public static func < (lhs: HTTPVersion, rhs: HTTPVersion) -> Bool {

@@ -31,6 +31,10 @@ final class IOHandle: Sendable {
         var armedDeadline = NanoTime.never
         /// Once set, every wait fails with it: cancellation, timeout or loop shutdown. The owner closes the socket.
         var failure: (any Error)?
+        /// Set by ``wake()`` while no wakeable wait is pending: the next wakeable wait returns at once.
+        var woken = false
+        /// Whether the current waiter asked to be woken by ``wake()`` too.
+        var waiterIsWakeable = false
     }
 
     private enum WaitStep {
@@ -59,13 +63,20 @@ final class IOHandle: Sendable {
     ///   - interest: Read or write readiness.
     ///   - deadline: A ``NanoTime`` deadline, or `NanoTime.never`.
     ///   - orHangUp: Also return at once when the peer closed or the connection broke.
+    ///   - wakeable: Also return when ``wake()`` is called (or was, since the last wakeable wait).
     /// - Throws: ``TimedOut``, `CancellationError`, or the error the handle failed with.
-    func wait(for interest: Interest, until deadline: UInt64, orHangUp: Bool = false) async throws {
+    func wait(
+        for interest: Interest, until deadline: UInt64, orHangUp: Bool = false, wakeable: Bool = false
+    ) async throws {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let step = state.withLock { state -> WaitStep in
                     if let failure = state.failure { return .failed(failure) }
                     if orHangUp && state.hungUp { return .ready }
+                    if wakeable && state.woken {
+                        state.woken = false
+                        return .ready
+                    }
                     switch interest {
                     case .read where state.readable:
                         state.readable = false
@@ -78,6 +89,7 @@ final class IOHandle: Sendable {
                     }
                     precondition(state.waiter == nil, "two tasks wait on one socket")
                     state.waiter = continuation
+                    state.waiterIsWakeable = wakeable
                     state.interest = interest
                     state.deadline = deadline
                     guard deadline < state.armedDeadline else { return .suspended(armTimer: false) }
@@ -106,6 +118,20 @@ final class IOHandle: Sendable {
             case .read where state.readable: state.readable = false
             case .write where state.writable: state.writable = false
             default: return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Resumes a wait that passed `wakeable` (a multiplexed connection's driver waiting for bytes, so it can write
+    /// what another task queued); without one, the next wakeable wait returns at once. Callable from any thread.
+    func wake() {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
+            guard let waiter = state.waiter, state.waiterIsWakeable else {
+                state.woken = true
+                return nil
             }
             state.waiter = nil
             return waiter

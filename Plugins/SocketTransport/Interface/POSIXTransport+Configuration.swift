@@ -56,6 +56,11 @@ extension POSIXTransport {
         /// attempt starts the next one at once. Default 250 ms (RFC 8305's recommendation); zero starts every
         /// address at once.
         public var happyEyeballsDelay: Duration
+        /// Multiplexed protocols to speak besides HTTP/1.1, most preferred first: for example the `HTTP2` plug-in's
+        /// `HTTP2Protocol`. TLS to an origin offers their ALPN ids before `http/1.1` (`h2,http/1.1`), and an origin
+        /// that chooses one gets one connection carrying many requests at once (decision 0031). Default empty:
+        /// TLS offers `http/1.1` alone and every request goes over HTTP/1.1, as before.
+        public var protocols: [any MultiplexedProtocol]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -69,6 +74,7 @@ extension POSIXTransport {
         ///   - responseLimits: The size limits of response heads.
         ///   - pinnedPublicKeys: Public-key pins by host name.
         ///   - happyEyeballsDelay: How long a connect attempt runs before the next address is tried beside it.
+        ///   - protocols: Multiplexed protocols to offer by ALPN before HTTP/1.1.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
@@ -79,7 +85,8 @@ extension POSIXTransport {
             proxyParkingDuration: Duration = .seconds(30),
             responseLimits: HTTP1Limits = HTTP1Limits(),
             pinnedPublicKeys: [String: PublicKeyPins] = [:],
-            happyEyeballsDelay: Duration = .milliseconds(250)
+            happyEyeballsDelay: Duration = .milliseconds(250),
+            protocols: [any MultiplexedProtocol] = []
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -91,6 +98,7 @@ extension POSIXTransport {
             self.responseLimits = responseLimits
             self.pinnedPublicKeys = pinnedPublicKeys
             self.happyEyeballsDelay = happyEyeballsDelay
+            self.protocols = protocols
         }
     }
 }

@@ -196,6 +196,9 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
         return Socket.isQuiet(fd)
     }
 
+    /// The protocol TLS negotiated by ALPN, or `nil` (cleartext, or the server chose none).
+    var negotiatedProtocol: String? { tls?.negotiatedProtocol }
+
     /// Saves the TLS session for resumption (once), when the connection uses TLS.
     func saveTLSSession() {
         tls?.saveSessionIfResumable()

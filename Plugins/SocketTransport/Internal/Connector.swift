@@ -23,6 +23,13 @@ struct Connector: Sendable {
     var pinnedPublicKeys: [String: PublicKeyPins] = [:]
     /// ``POSIXTransport/Configuration/happyEyeballsDelay``.
     var attemptDelay: Duration = .milliseconds(250)
+    /// What TLS to an origin offers by ALPN: `http/1.1`, after the configured multiplexed protocols' ids.
+    var originALPN = ALPNOffer.http1
+
+    /// The ALPN offer for `key`'s origin: `http/1.1` alone for a connection-bound handshake's connection.
+    func alpn(for key: PoolKey) -> ALPNOffer {
+        key.offersOnlyHTTP1 ? .http1 : originALPN
+    }
 
     /// The configured pins for `host`, looked up lower-cased and without a trailing dot.
     func pins(for host: String) -> PublicKeyPins? {
@@ -48,7 +55,8 @@ struct Connector: Sendable {
         let timeout = Self.connectTimeout(options)
         let deadline = NanoTime.deadline(after: timeout)
         let proxyTLSContext = key.proxy?.kind == .https ? try tlsContexts.context(for: proxyTLS) : nil
-        _ = try key.tls.map { try tlsContexts.context(for: $0) }  // a bad CA file fails before any connect
+        // A bad CA file fails before any connect.
+        _ = try key.tls.map { try tlsContexts.context(for: $0, offering: alpn(for: key)) }
         let connector = self
         let addresses = try await addresses(host: key.connectHost, port: key.connectPort)
 
@@ -96,7 +104,8 @@ struct Connector: Sendable {
                                            timeout: timeout)
             }
             if let tls = key.tls {
-                try await connection.startTLS(context: try tlsContexts.context(for: tls), host: key.host,
+                let context = try tlsContexts.context(for: tls, offering: alpn(for: key))
+                try await connection.startTLS(context: context, host: key.host,
                                               port: key.port, deadline: deadline, hostPins: pins(for: key.host))
             }
         } catch ProxyTunnel.Answer.challenged(let response, let kept?) {

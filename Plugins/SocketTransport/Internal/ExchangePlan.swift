@@ -5,7 +5,7 @@ import HTTPCore
 struct ExchangePlan: Sendable {
     let request: Request
     let target: RequestTarget
-    let key: PoolKey
+    var key: PoolKey
     /// The request line and header fields, ready to send.
     let head: [UInt8]
     let framing: BodyFraming

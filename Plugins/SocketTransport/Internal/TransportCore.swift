@@ -13,9 +13,14 @@ final class TransportCore: Sendable {
     let tlsContexts = TLSContextCache()
     let pool: ConnectionPool
     let parking: ProxyParking
+    /// The multiplexed protocols' sessions by origin; `nil` when none is configured (no cost on the HTTP/1.1 path).
+    let multiplexing: MultiplexedSessions?
+    /// What TLS to an origin offers by ALPN.
+    let originALPN: ALPNOffer
     private let isShutDown = Atomic<Bool>(false)
-    /// Requests inside ``send(_:context:)``: sent or about to be, their response head not yet read.
-    private let requestsAwaitingHeads = Atomic<Int>(0)
+    /// Requests inside ``send(_:context:)``: sent or about to be, their response head not yet read (not counting
+    /// those waiting on a multiplexed session, whose heads the session's driver reads).
+    let requestsAwaitingHeads = Atomic<Int>(0)
 
     /// Whether a request is inside ``send(_:context:)`` now (so the event loop is awake for it).
     var hasRequestsAwaitingHeads: Bool { requestsAwaitingHeads.load(ordering: .relaxed) > 0 }
@@ -25,6 +30,9 @@ final class TransportCore: Sendable {
         loops = EventLoopGroup(count: configuration.loopCount)
         pool = ConnectionPool(maxPerHost: configuration.maxConnectionsPerHost)
         parking = ProxyParking(duration: NanoTime.nanoseconds(configuration.proxyParkingDuration))
+        let protocols = configuration.protocols
+        multiplexing = protocols.isEmpty ? nil : MultiplexedSessions(protocols: protocols)
+        originALPN = ALPNOffer(protocols.map(\.alpnIdentifier) + [HTTP1Protocol().alpnIdentifier])
     }
 
     deinit {
@@ -35,12 +43,13 @@ final class TransportCore: Sendable {
         Connector(loops: loops, resolver: resolver, tlsContexts: tlsContexts,
                   addressOverrides: configuration.addressOverrides, proxyTLS: configuration.proxyTLS,
                   responseLimits: configuration.responseLimits, pinnedPublicKeys: configuration.pinnedPublicKeys,
-                  attemptDelay: configuration.happyEyeballsDelay)
+                  attemptDelay: configuration.happyEyeballsDelay, originALPN: originALPN)
     }
 
     /// Closes idle connections, fails waiters and in-flight waits, and stops the threads. Idempotent.
     func shutDown() {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        multiplexing?.shutDown()
         pool.shutDown()
         resolver.shutDown()
         loops.shutDown()
@@ -69,9 +78,16 @@ final class TransportCore: Sendable {
     ///   - failsOver: Whether a failure to open the connection (before any byte of the request was sent, or a
     ///     `502` answer to `CONNECT`) is thrown as ``RouteUnreachable``, so the caller can go on with the next
     ///     route.
+    ///   - multiplexes: Whether a configured multiplexed protocol may carry the request (`false` once the origin is
+    ///     known to answer HTTP/1.1 only).
     /// - Returns: The response.
     /// - Throws: ``ClientError``, ``RouteUnreachable`` (only when `failsOver`) or `CancellationError`.
-    func send(_ plan: ExchangePlan, context: RequestContext, failsOver: Bool) async throws -> Response {
+    func send(
+        _ plan: ExchangePlan, context: RequestContext, failsOver: Bool, multiplexes: Bool = true
+    ) async throws -> Response {
+        if multiplexes, let multiplexing {
+            return try await sendMultiplexed(plan, sessions: multiplexing, context: context, failsOver: failsOver)
+        }
         var forceNew = false
         while true {
             let connection: Connection
@@ -116,7 +132,7 @@ final class TransportCore: Sendable {
         pool.checkIn(connection, reuse: reuse)
     }
 
-    private func checkOut(
+    func checkOut(
         _ plan: ExchangePlan, forceNew: Bool, preferred: UInt64? = nil, logger: Logger
     ) async throws -> (Connection, reused: Bool) {
         switch try await pool.checkOut(plan.key, forceNew: forceNew, preferred: preferred, logger: logger) {

@@ -28,6 +28,10 @@ struct PoolKey: Hashable, Sendable, CustomStringConvertible {
     /// Whether an `http` origin is reached through a `CONNECT` tunnel too (``RequestOptions/tunnelsThroughProxy``,
     /// curl's `-p`) rather than in absolute form.
     var forcesTunnel = false
+    /// Whether TLS to the origin offers `http/1.1` alone although multiplexed protocols are configured: the
+    /// connection carries a connection-bound handshake (NTLM), which HTTP/2 cannot carry (curl falls back the
+    /// same way).
+    var offersOnlyHTTP1 = false
 
     /// The route: ``ProxyRoute/direct`` or the proxy.
     var route: ProxyRoute { proxy ?? .direct }

@@ -26,10 +26,12 @@ final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after
     private static let maxSessions = 256
 
     /// Builds the context.
-    /// - Parameter options: The TLS options it serves.
+    /// - Parameters:
+    ///   - options: The TLS options it serves.
+    ///   - alpn: The protocols offered by ALPN.
     /// - Throws: ``ClientError`` with ``ClientError/Code/invalidConfiguration`` when the CA file or the client
     ///   identity cannot be loaded.
-    init(options: TLSOptions) throws {
+    init(options: TLSOptions, alpn: ALPNOffer = .http1) throws {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw ClientError(.internalError, stage: .transport, message: "Cannot create a TLS context",
                               underlying: OpenSSLError.drain())
@@ -43,8 +45,7 @@ final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after
         SSL_CTX_set_security_level(context, max(SSL_CTX_get_security_level(context), Self.minimumSecurityLevel))
         _ = SSL_CTX_set_options(context, c_openssl_op_ignore_unexpected_eof() | c_openssl_op_no_compression())
         _ = c_openssl_ctx_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
-        let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
-        _ = SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count))
+        _ = SSL_CTX_set_alpn_protos(context, alpn.wireFormat, UInt32(alpn.wireFormat.count))
 
         if options.validatesCertificate {
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
@@ -156,17 +157,24 @@ final class SavedSession: @unchecked Sendable {  // immutable; SSL_SESSION's ref
     }
 }
 
-/// The ``TLSContext`` for each distinct ``TLSOptions``, made on first use and kept for the transport's life.
+/// The ``TLSContext`` for each distinct ``TLSOptions`` and ALPN offer, made on first use and kept for the
+/// transport's life.
 final class TLSContextCache: Sendable {
-    private let contexts = Mutex<[TLSOptions: TLSContext]>([:])
+    private struct Key: Hashable {
+        var options: TLSOptions
+        var alpn: ALPNOffer
+    }
 
-    /// The context for `options`, made now if needed.
-    /// - Throws: As ``TLSContext/init(options:)``.
-    func context(for options: TLSOptions) throws -> TLSContext {
-        try contexts.withLock { contexts in
-            if let context = contexts[options] { return context }
-            let context = try TLSContext(options: options)
-            contexts[options] = context
+    private let contexts = Mutex<[Key: TLSContext]>([:])
+
+    /// The context for `options` offering `alpn`, made now if needed.
+    /// - Throws: As ``TLSContext/init(options:alpn:)``.
+    func context(for options: TLSOptions, offering alpn: ALPNOffer = .http1) throws -> TLSContext {
+        let key = Key(options: options, alpn: alpn)
+        return try contexts.withLock { contexts in
+            if let context = contexts[key] { return context }
+            let context = try TLSContext(options: options, alpn: alpn)
+            contexts[key] = context
             return context
         }
     }

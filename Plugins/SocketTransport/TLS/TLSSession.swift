@@ -181,6 +181,15 @@ final class TLSSession {
         return failure(of: "send")
     }
 
+    /// The protocol the server chose by ALPN (`h2`, `http/1.1`), or `nil` when it chose none.
+    var negotiatedProtocol: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
     /// Whether OpenSSL holds decrypted bytes not read yet, in this session or the one it runs inside.
     var hasPendingBytes: Bool { SSL_pending(ssl) > 0 || (outer?.hasPendingBytes ?? false) }
 

@@ -1,0 +1,72 @@
+import CNGHTTP2
+import HTTPCore
+import Synchronization
+
+/// A response body read from an HTTP/2 stream: each chunk the reader takes is acknowledged to the server
+/// (`WINDOW_UPDATE`), so a slow reader slows the server down instead of filling memory.
+// The stream is touched only with the session's lock held; the rest is immutable.
+final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
+    private let session: HTTP2Session
+    private let stream: HTTP2Stream
+    private let context: RequestContext
+    private let expected: Int64?
+    private let received = Mutex<Int64>(0)
+
+    init(session: HTTP2Session, stream: HTTP2Stream, context: RequestContext, expected: Int64?) {
+        self.session = session
+        self.stream = stream
+        self.context = context
+        self.expected = expected
+    }
+
+    func next() async throws -> [UInt8]? {
+        let stream = self.stream
+        let chunk = try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (waiter: UnsafeContinuation<[UInt8]?, any Error>) in
+                let ready: Result<[UInt8]?, any Error>? = session.locked { connection in
+                    if stream.discarded { return .success(nil) }
+                    if let chunk = stream.popChunk() {
+                        connection.consume(chunk.count, of: stream)
+                        return .success(chunk)
+                    }
+                    if let failure = stream.failure { return .failure(failure) }
+                    if stream.remoteEnded || stream.isHead { return .success(nil) }
+                    stream.lastActivity = .now  // the timeout counts from when the reader starts waiting
+                    stream.bodyWaiter = waiter
+                    return nil
+                }
+                if let ready { waiter.resume(with: ready) }
+            }
+        } onCancel: {
+            session.reset(stream, with: CancellationError())
+        }
+        session.stream.wakeReader()  // a WINDOW_UPDATE may be due
+        if let chunk, context.progress != nil {
+            let total = received.withLock { total in
+                total += Int64(chunk.count)
+                return total
+            }
+            context.progress?.receive(ProgressEvent(requestID: context.requestID, direction: .download,
+                                                   completedBytes: total, expectedBytes: expected))
+        }
+        return chunk
+    }
+
+    func discard() async {
+        let stream = self.stream
+        let wasOpen = session.locked { connection -> Bool in
+            guard !stream.discarded else { return false }
+            stream.discarded = true
+            var unread = 0
+            while let chunk = stream.popChunk() { unread += chunk.count }
+            connection.consume(unread, of: stream)
+            guard !stream.isClosed, !stream.remoteEnded else { return false }
+            if let session = connection.session {
+                _ = nghttp2_submit_rst_stream(
+                    session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, NGHTTP2_CANCEL.rawValue)
+            }
+            return true
+        }
+        if wasOpen { session.stream.wakeReader() }
+    }
+}

@@ -1,0 +1,68 @@
+import HTTPCore
+
+/// One request's stream: its response head as it arrives, the body bytes not read yet, the upload buffer, and the
+/// tasks waiting on each. Touched only with the session's lock held (``HTTP2Connection``), so a plain class.
+final class HTTP2Stream: @unchecked Sendable {  // every field is touched with the session's lock held
+    /// The stream id nghttp2 gave the request; 0 until submitted.
+    var id: Int32 = 0
+    /// Whether the request is a `HEAD` (its response has no body whatever `content-length` says).
+    let isHead: Bool
+
+    // The response head.
+    var status: Int?
+    var fields = HTTPFields()
+    var trailers: HTTPFields?
+    /// Header list bytes of the section being received, counted as RFC 9113 §6.5.2 does.
+    var sectionSize = 0
+    var headArrived = false
+    var headWaiter: UnsafeContinuation<Void, any Error>?
+
+    // The response body.
+    var chunks: [[UInt8]] = []
+    var chunkIndex = 0
+    var bodyWaiter: UnsafeContinuation<[UInt8]?, any Error>?
+    /// `END_STREAM` arrived: nothing more comes from the server.
+    var remoteEnded = false
+    /// The body reader gave up the rest (``ResponseBodySource/discard()``).
+    var discarded = false
+    /// The current receive window and what was read since it last grew.
+    var window: Int
+    var readSinceGrowth = 0
+
+    // The request body.
+    var upload: [UInt8] = []
+    var uploadOffset = 0
+    var uploadEnded = false
+    var uploadWaiter: UnsafeContinuation<HTTP2Connection.UploadProgress, any Error>?
+
+    /// The request's inactivity timeout (``HTTPCore/RequestOptions/timeout``), `nil` for none, and when the stream
+    /// last moved a byte or a frame; the session's watchdog fails a stream whose waiting reader saw nothing for
+    /// longer.
+    var timeout: Duration?
+    var lastActivity = ContinuousClock.now
+
+    /// Closed by nghttp2 (both sides ended, or reset).
+    var isClosed = false
+    /// Why the stream failed, if it did: kept for every later wait.
+    var failure: (any Error)?
+
+    init(isHead: Bool, window: Int) {
+        self.isHead = isHead
+        self.window = window
+    }
+
+    /// Upload bytes buffered and not handed to nghttp2 yet.
+    var pendingUpload: Int { upload.count - uploadOffset }
+
+    /// The next body chunk, if one is buffered.
+    func popChunk() -> [UInt8]? {
+        guard chunkIndex < chunks.count else { return nil }
+        let chunk = chunks[chunkIndex]
+        chunkIndex += 1
+        if chunkIndex == chunks.count {
+            chunks.removeAll(keepingCapacity: true)
+            chunkIndex = 0
+        }
+        return chunk
+    }
+}

@@ -1,0 +1,163 @@
+package import FoundationEssentials
+import Glibc
+
+/// A scripted HTTP/2 server for faults no real server makes on demand, on 127.0.0.1 and a free port: python's `h2`
+/// state machine (hyper-h2, from PyPI) over plain sockets, cleartext HTTP/2 with prior knowledge.
+///
+/// Paths: `/ok` answers `ok`; `/reset` resets its stream (`RST_STREAM`, `INTERNAL_ERROR`); `/flood` answers a head
+/// of about 100 KiB of fields. Modes: ``Mode/normal``; ``Mode/goAway(after:)``, where the first connection sends
+/// `GOAWAY` as its Nth request arrives (last stream id: that request's), answers it and drops every later stream;
+/// ``Mode/silent``, which never sends SETTINGS nor anything else. ``connections`` counts accepted connections.
+package final class H2FaultServer {
+    /// How the server misbehaves.
+    package enum Mode {
+        case normal
+        case goAway(after: Int)
+        case silent
+    }
+
+    /// The python with `h2`, or `nil`.
+    package static let python: String? = {
+        for candidate in [ChildProcess.find("python3"), "/usr/bin/python3"].compactMap({ $0 }) {
+            let probe = try? ChildProcess.run(candidate, ["-c", PythonModules.probe(["h2"])], logPath: "/dev/null")
+            if probe == 0 { return candidate }
+        }
+        return nil
+    }()
+    /// Whether the tests can run: python's `h2` is installed, or `ASI_REQUIRE_PEERS=1` asks for a failure.
+    package static let shouldRun = python != nil || PeerEnvironment.peersRequired
+
+    /// The port.
+    package let port: Int
+    private let directory: String
+    private let process: ChildProcess
+
+    private init(port: Int, directory: String, process: ChildProcess) {
+        self.port = port
+        self.directory = directory
+        self.process = process
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts the server and waits for its port.
+    /// - Parameter mode: How it misbehaves.
+    /// - Returns: The running server.
+    /// - Throws: ``PeerError`` when python's `h2` is missing or the server does not start.
+    package static func start(_ mode: Mode) throws -> H2FaultServer {
+        guard let python else { throw PeerError.notInstalled("python3 with h2 (pip install h2)") }
+        let directory = try makeTemporaryDirectory(prefix: "asikit-h2-fault")
+        try Data(script.utf8).write(to: URL(filePath: directory + "/server.py"))
+        let argument: String
+        switch mode {
+        case .normal: argument = "normal"
+        case .goAway(let after): argument = "goaway:\(after)"
+        case .silent: argument = "silent"
+        }
+        let process = try ChildProcess(executable: python, arguments: ["-u", directory + "/server.py", argument],
+                                       logPath: directory + "/output.log")
+        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
+        while ContinuousClock.now < deadline {
+            let output = String(decoding: FileManager.default.contents(atPath: directory + "/output.log") ?? Data(),
+                                as: UTF8.self)
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }),
+                let port = Int(line.dropFirst(5))
+            {
+                return H2FaultServer(port: port, directory: directory, process: process)
+            }
+            guard process.isRunning else { throw PeerError.startFailed("h2 fault server", log: process.logTail) }
+            usleep(20_000)
+        }
+        process.terminate()
+        throw PeerError.notReady("h2 fault server", log: process.logTail)
+    }
+
+    /// A URL on the server: `http://127.0.0.1:PORT/path`.
+    package func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// How many connections the server accepted so far.
+    package var connections: Int {
+        let output = String(decoding: FileManager.default.contents(atPath: directory + "/output.log") ?? Data(),
+                            as: UTF8.self)
+        return output.split(separator: "\n").filter { $0.hasPrefix("CONNECTION ") }.count
+    }
+
+    /// Stops the server and deletes its directory. Safe to call more than once.
+    package func stop() {
+        process.terminate(grace: .seconds(1))
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private static let script = #"""
+        import socket, sys, threading
+        import h2.config, h2.connection, h2.errors, h2.events
+
+        mode = sys.argv[1]
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        print("PORT", listener.getsockname()[1], flush=True)
+        lock = threading.Lock()
+        accepted = [0]
+
+        def serve(sock, number):
+            print("CONNECTION", number, flush=True)
+            if mode == "silent":
+                while sock.recv(65536):
+                    pass
+                return
+            goaway_after = int(mode.split(":")[1]) if mode.startswith("goaway:") else 0
+            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
+            conn.initiate_connection()
+            sock.sendall(conn.data_to_send())
+            requests = 0
+            last = None  # the GOAWAY's last stream id, once sent
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                try:
+                    events = conn.receive_data(data)
+                except Exception as error:
+                    print("ERROR", error, flush=True)
+                    break
+                for event in events:
+                    if not isinstance(event, h2.events.RequestReceived):
+                        continue
+                    sid = event.stream_id
+                    requests += 1
+                    path = dict((k.decode() if isinstance(k, bytes) else k, v.decode() if isinstance(v, bytes) else v)
+                                for k, v in event.headers)[":path"]
+                    if path.startswith("/reset"):
+                        conn.reset_stream(sid, error_code=h2.errors.ErrorCodes.INTERNAL_ERROR)
+                    elif path.startswith("/flood"):
+                        fields = [(":status", "200")] + [("x-flood-%d" % i, "a" * 1000) for i in range(100)]
+                        conn.send_headers(sid, fields, end_stream=True)
+                    else:
+                        conn.send_headers(sid, [(":status", "200"), ("content-length", "2")])
+                        conn.send_data(sid, b"ok", end_stream=True)
+                    if number == 1 and goaway_after and requests == goaway_after:
+                        # Answered; every later stream is above the last stream id and never processed.
+                        last = sid
+                        conn.close_connection(last_stream_id=sid)
+                        break
+                sock.sendall(conn.data_to_send())
+                if last is not None:
+                    # Read (and drop) until the client closes, so the close is a FIN, never a reset that could
+                    # destroy the GOAWAY and the answers before the client reads them.
+                    while sock.recv(65536):
+                        pass
+                    break
+            sock.close()
+
+        while True:
+            client, _ = listener.accept()
+            with lock:
+                accepted[0] += 1
+                number = accepted[0]
+            threading.Thread(target=serve, args=(client, number), daemon=True).start()
+        """#
+}

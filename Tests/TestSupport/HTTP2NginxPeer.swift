@@ -1,0 +1,173 @@
+package import FoundationEssentials
+import Glibc
+
+/// A real nginx speaking HTTP/2 on 127.0.0.1, started for one test and stopped after it.
+///
+/// Three servers on ports picked at run time:
+/// - ``Server/tls``: HTTPS with `http2` (ALPN `h2,http/1.1`) and the test CA's `localhost` certificate.
+/// - ``Server/cleartext``: `http2` without TLS: HTTP/2 with prior knowledge only (h2c).
+/// - ``Server/goaway``: like ``Server/tls`` but with `keepalive_requests 50`, so nginx sends `GOAWAY` after the 50th
+///   request of a connection.
+///
+/// Every server serves `/1k.bin` (1,024 bytes), `/big.bin` (``bigSize`` bytes: ``bigBlock`` repeated), takes `PUT`
+/// into `/uploads/` (nginx's DAV module), and logs `$connection $status $request` per request to `access.log`, so
+/// tests count the connections the server saw.
+package final class HTTP2NginxPeer {
+    /// The servers nginx runs.
+    package enum Server: CaseIterable {
+        case tls, cleartext, goaway
+    }
+
+    /// The size of `/big.bin`: 100 MiB.
+    package static let bigSize = 100 * 1024 * 1024
+
+    /// `/big.bin` is this 1 MiB block, repeated.
+    package static let bigBlock: [UInt8] = (0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+
+    /// Whether `chunk` is the part of `/big.bin` that starts at `offset`.
+    package static func matchesBig(_ chunk: [UInt8], at offset: Int) -> Bool {
+        var position = 0
+        while position < chunk.count {
+            let inBlock = (offset + position) % bigBlock.count
+            let length = min(chunk.count - position, bigBlock.count - inBlock)
+            let equal = chunk.withUnsafeBytes { bytes in
+                bigBlock.withUnsafeBytes { block in
+                    memcmp(bytes.baseAddress! + position, block.baseAddress! + inBlock, length) == 0
+                }
+            }
+            guard equal else { return false }
+            position += length
+        }
+        return true
+    }
+
+    /// The TLS fixtures.
+    package let certificates: TestCertificates
+    /// The temporary directory with the configuration, documents, logs and uploads.
+    package let directory: String
+    private let ports: [Server: Int]
+    private var process: ChildProcess?
+
+    /// Whether the tests can run: nginx and openssl are installed, or `ASI_REQUIRE_PEERS=1` asks for a failure.
+    package static let shouldRun = NginxPeer.shouldRun
+
+    private init(certificates: TestCertificates, directory: String, ports: [Server: Int]) {
+        self.certificates = certificates
+        self.directory = directory
+        self.ports = ports
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts nginx and waits until every server accepts connections.
+    /// - Returns: The running peer.
+    /// - Throws: ``PeerError`` when nginx is missing or does not start.
+    package static func start() throws -> HTTP2NginxPeer {
+        guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
+        let certificates = try TestCertificates.shared()
+        return try PeerError.retryingPortConflicts(
+            "nginx", attempts: 5,
+            make: {
+                let picked = LoopbackPorts.pick(Server.allCases.count)
+                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked))
+                return HTTP2NginxPeer(certificates: certificates,
+                                      directory: try makeTemporaryDirectory(prefix: "asikit-h2-nginx"), ports: ports)
+            },
+            launch: { peer in
+                try peer.writeFiles()
+                peer.process = try NginxProcess.start(
+                    executable: executable, directory: peer.directory, ports: Array(peer.ports.values))
+            },
+            stop: { $0.stop() })
+    }
+
+    /// A URL on one server: `https://localhost:PORT/path`, or `http://127.0.0.1:PORT/path` for the cleartext one.
+    /// - Parameters:
+    ///   - path: The path, starting with `/`.
+    ///   - server: The server.
+    /// - Returns: The URL.
+    package func url(_ path: String, on server: Server = .tls) -> URL {
+        let base = server == .cleartext ? "http://127.0.0.1" : "https://localhost"
+        return URL(string: "\(base):\(ports[server]!)\(path)")!
+    }
+
+    /// The access log so far: `CONNECTION STATUS REQUEST-LINE PROTOCOL` per request.
+    package var accessLog: [String] {
+        let text = String(decoding: FileManager.default.contents(atPath: directory + "/access.log") ?? Data(),
+                          as: UTF8.self)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// The distinct connections (`$connection`) of the logged requests whose line contains `path`.
+    /// - Parameter path: A part of the request line.
+    /// - Returns: The connection numbers.
+    package func connections(servingPath path: String) -> Set<String> {
+        Set(accessLog.filter { $0.contains(path) }.compactMap { $0.split(separator: " ").first.map(String.init) })
+    }
+
+    /// The bytes of an uploaded file.
+    /// - Parameter name: The name under `/uploads/`.
+    /// - Returns: Its bytes, or `nil` when it does not exist.
+    package func uploaded(_ name: String) -> Data? {
+        FileManager.default.contents(atPath: directory + "/www/uploads/" + name)
+    }
+
+    /// Stops nginx and deletes the temporary directory. Safe to call more than once.
+    package func stop() {
+        process?.terminate()
+        process = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func writeFiles() throws {
+        let fileManager = FileManager.default
+        for subdirectory in ["www", "www/uploads", "temp"] {
+            try fileManager.createDirectory(atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
+            chmod(directory + "/" + subdirectory, 0o777)
+        }
+        try Data(NginxPeer.oneKiB).write(to: URL(filePath: directory + "/www/1k.bin"))
+        var big = Data(capacity: Self.bigSize)
+        for _ in 0..<(Self.bigSize / Self.bigBlock.count) { big.append(contentsOf: Self.bigBlock) }
+        try big.write(to: URL(filePath: directory + "/www/big.bin"))
+        try Data(configuration.utf8).write(to: URL(filePath: directory + "/nginx.conf"))
+    }
+
+    private var configuration: String {
+        let certs = certificates
+        func server(_ which: Server, tls: Bool, extra: String = "") -> String {
+            """
+                server {
+                    listen 127.0.0.1:\(ports[which]!)\(tls ? " ssl" : "") http2;
+                    \(tls ? "ssl_certificate \(certs.serverCertificatePath);" : "")
+                    \(tls ? "ssl_certificate_key \(certs.serverKeyPath);" : "")
+                    access_log \(directory)/access.log h2peer;
+                    root \(directory)/www;
+                    client_max_body_size 64m;
+                    location /uploads/ { dav_methods PUT; create_full_put_path on; }
+                    \(extra)
+                }
+            """
+        }
+        return """
+            \(NginxPeer.commonSettings(directory: directory))
+                log_format h2peer '$connection $status "$request"';
+                keepalive_requests 1000;
+                ssl_protocols TLSv1.2 TLSv1.3;
+                http2_max_concurrent_streams 128;
+            \(server(.tls, tls: true))
+            \(server(.cleartext, tls: false))
+            \(server(.goaway, tls: true, extra: "keepalive_requests 50;"))
+            }
+            """
+    }
+}
+
+/// Starts an HTTP/2 nginx, runs `body`, and stops nginx, also when `body` throws.
+/// - Parameter body: The test.
+/// - Returns: What `body` returns.
+/// - Throws: ``PeerError`` when nginx cannot be started, or what `body` throws.
+package func withHTTP2Nginx<Result>(_ body: (HTTP2NginxPeer) async throws -> Result) async throws -> Result {
+    try await withPeer(start: { try HTTP2NginxPeer.start() }, stop: { $0.stop() }, body)
+}
