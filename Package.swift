@@ -110,7 +110,7 @@ let package = Package(
         // it opens. Needs libnghttp2-dev to build (the runtime libnghttp2-14 is on a fresh machine); not in the
         // umbrella, so only apps that use it need the package.
         .systemLibrary(
-            name: "CNGHTTP2", path: "Plugins/CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]
+            name: "CNGHTTP2", path: "Plugins/Shims/CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]
         ),
         .target(name: "HTTP2", dependencies: ["HTTPCore", "CNGHTTP2"], path: "Plugins/HTTP2"),
         .target(name: "DiskCache", dependencies: ["HTTPCore", "COpenSSL"], path: "Plugins/DiskCache"),
