@@ -85,7 +85,10 @@ void arrive(int dir, unsigned char *bytes, int length) {
     d->packets++;
     if (length > d->largest) d->largest = length;
     int payload = tcp_payload(bytes, length);
-    if (imp->blackhole || (imp->blackhole_after >= 0 && d->payload >= imp->blackhole_after) || chance(imp->loss)) {
+    // A hop with a smaller MTU that sends no ICMP "fragmentation needed" drops what is too big for it.
+    int too_big = imp->max_packet > 0 && length > imp->max_packet;
+    if (imp->blackhole || (imp->blackhole_after >= 0 && d->payload >= imp->blackhole_after) || too_big ||
+        chance(imp->loss)) {
         d->dropped++;
         return;
     }

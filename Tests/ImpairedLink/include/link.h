@@ -17,6 +17,7 @@ struct impairment {
     double queue;  // bytes
     int blackhole;
     long long blackhole_after;
+    int max_packet;  // drops longer packets without a word (a path-MTU blackhole); 0 = none
 };
 
 struct direction {
