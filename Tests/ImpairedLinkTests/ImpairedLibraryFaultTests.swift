@@ -137,4 +137,79 @@ struct ImpairedLibraryFaultTests {
         try await client.shutdown()
         withExtendedLifetime(server) {}
     }
+
+    @Test func aKeepAliveConnectionWhoseCloseWasLostIsReplacedForAGetAndFailsTypedForAPost() async throws {
+        // nginx closes an idle connection after 1 s, and the link loses the FIN (a middlebox that dropped the
+        // close): the client still pools the connection. The next request on it meets a closed socket, and the
+        // server's kernel answers with a reset before any response byte.
+        let link = try ImpairedLink()
+        let nginx = try LinkNginx(on: link, files: ["small.txt": Array("ok".utf8)], keepaliveTimeout: 1)
+        let transport = try LinkFixture.clientSideTransport(link)
+        let client = Client(transport: transport)
+        try link.set(.s2c, "delay_ms=10 drop_fin=1")
+        let namespace = link.namespaceID(.client)
+        let url = URL(string: LinkFixture.url("/small.txt"))!
+
+        let first = try await LinkFixture.send(Request(url: url), client, transport, namespace: namespace)
+        #expect(try await link.waitFor(.s2c) { $0.dropped >= 1 }, "nginx's FIN never reached the link")
+        // A GET is idempotent: sent again, once, on a new connection (RFC 9112 §9.3.1).
+        let second = try await LinkFixture.send(Request(url: url), client, transport, namespace: namespace)
+        #expect(second.status.code == 200 && second.body == Array("ok".utf8), "\(second.status)")
+        #expect(second.info.connectionID != first.info.connectionID, "the GET was not moved to a new connection")
+
+        // A POST is not sent again by itself: a typed error that says the connection was lost (a RetryPolicy with
+        // `methods: nil`, curl's --retry, would send it again).
+        let dropsBefore = try link.stats(.s2c).dropped
+        #expect(try await link.waitFor(.s2c) { $0.dropped > dropsBefore }, "the second FIN never reached the link")
+        var post = Request(url: url)
+        post.method = .post
+        post.body = .string("payload")
+        do {
+            let response = try await LinkFixture.send(post, client, transport, namespace: namespace)
+            Issue.record("a POST on a connection the server had closed returned \(response.status)")
+        } catch let error as ClientError {
+            let lost: Set<ClientError.Code> = [.emptyResponse, .sendFailed, .receiveFailed]
+            #expect(lost.contains(error.code) && error.stage == .transport, "\(error)")
+        }
+        try await client.shutdown()
+        withExtendedLifetime(nginx) {}
+    }
+
+    @Test func aKeepAliveConnectionThatWentSilentEndsAtTheTimeoutAndARetryAnswersIt() async throws {
+        // The server answers once on each connection and then reads and drops whatever comes, without a byte, a
+        // close or a reset (a hung worker, or a lingering close whose FIN was lost). The library cannot tell this
+        // from a slow server, so the request timeout ends a request sent on the pooled connection; a retry policy
+        // then answers it on a new connection.
+        let link = try ImpairedLink()
+        let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8)
+        let server = try link.onServerSide {
+            try LoopbackServer(host: ImpairedLink.serverAddress) { _ in
+                LoopbackResponse(actions: [.write(answer), .stall])
+            }
+        }
+        try link.set(.both, "delay_ms=10")
+        let base = "http://\(ImpairedLink.serverAddress):\(server.port)/"
+        for retried in [false, true] {
+            let transport = try LinkFixture.clientSideTransport(link)
+            let client = Client(transport: transport)
+            let namespace = link.namespaceID(.client)
+            let first = try await LinkFixture.send(
+                Request(url: URL(string: base + "1")!), client, transport, namespace: namespace)
+            #expect(first.body == Array("ok".utf8))
+            var request = Request(url: URL(string: base + "2")!)
+            request.options.timeout = .seconds(2)
+            if retried { request.options.retryPolicy = RetryPolicy(initialDelay: .milliseconds(100)) }
+            let started = ContinuousClock.now
+            do {
+                let response = try await LinkFixture.send(request, client, transport, namespace: namespace)
+                #expect(retried && response.status.code == 200 && response.info.retryCount == 1, "\(response.info)")
+                #expect(response.info.connectionID != first.info.connectionID)
+            } catch let error as ClientError {
+                #expect(!retried && error.code == .timedOut, "\(error)")
+            }
+            #expect(ContinuousClock.now - started >= .seconds(2), "the silent connection answered early")
+            try await client.shutdown()
+        }
+        withExtendedLifetime(server) {}
+    }
 }

@@ -155,7 +155,7 @@ package final class ImpairedLink {
     /// - Parameters:
     ///   - direction: Which direction.
     ///   - settings: `KEY=VALUE` pairs (delay_ms jitter_ms loss dup corrupt reorder reorder_ms rate queue blackhole
-    ///     blackhole_after max_packet).
+    ///     blackhole_after max_packet drop_fin).
     /// - Throws: ``PeerError`` for an unknown key.
     package func set(_ direction: Direction, _ settings: String) throws {
         try command("set \(direction.rawValue) \(settings)")
@@ -221,6 +221,27 @@ package final class ImpairedLink {
                 try command(step.command)
                 let (seconds, attoseconds) = step.pause.components
                 if step.pause > .zero { usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)) }
+            }
+            return true
+        }
+    }
+
+    /// Waits until a direction's counters satisfy `condition`, polling every 5 ms (up to `limit`) on a thread of
+    /// its own, like ``when(_:hasForwarded:limit:run:)``.
+    /// - Parameters:
+    ///   - direction: ``Direction/c2s`` or ``Direction/s2c``.
+    ///   - limit: How long to wait.
+    ///   - condition: What the counters must show.
+    /// - Returns: Whether they did.
+    /// - Throws: ``PeerError`` when the helper does not answer.
+    package func waitFor(
+        _ direction: Direction, limit: Duration = .seconds(60), _ condition: @escaping (Stats) -> Bool
+    ) async throws -> Bool {
+        try await offPool { [self] in
+            let deadline = ContinuousClock.now + limit
+            while !condition(try stats(direction)) {
+                guard ContinuousClock.now < deadline else { return false }
+                usleep(5_000)
             }
             return true
         }

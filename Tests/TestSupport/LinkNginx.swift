@@ -18,8 +18,10 @@ package final class LinkNginx {
     /// - Parameters:
     ///   - link: The link.
     ///   - files: Files to serve, by name under `www/`.
+    ///   - keepaliveTimeout: How long nginx keeps an idle connection open before it closes it (nginx's default,
+    ///     75 s, unless a test needs the close to happen).
     /// - Throws: ``PeerError`` when nginx is missing or does not start.
-    package init(on link: ImpairedLink, files: [String: [UInt8]]) throws {
+    package init(on link: ImpairedLink, files: [String: [UInt8]], keepaliveTimeout: Int = 75) throws {
         guard let nginx = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         certificates = try TestCertificates.shared()
         directory = try makeTemporaryDirectory(prefix: "asikit-link-nginx")
@@ -36,6 +38,7 @@ package final class LinkNginx {
         let configuration = """
             \(NginxPeer.commonSettings(directory: directory))
                 keepalive_requests 1000;
+                keepalive_timeout \(keepaliveTimeout)s;
                 ssl_protocols TLSv1.2 TLSv1.3;
                 log_format ranges '$status "$http_range" $body_bytes_sent "$http_user_agent"';
                 server {
