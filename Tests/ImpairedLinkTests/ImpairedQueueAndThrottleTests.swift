@@ -41,7 +41,9 @@ struct ImpairedQueueAndThrottleTests {
     /// forwarded payload crosses each 16 KiB, so the test's scheduling does not enter the figure. The window
     /// starts after the first quarter (once the receive buffer's initial burst has passed) and ends at 90 %
     /// (before the sender's last window drains into the buffer).
-    fileprivate func linkRate(_ link: ImpairedLink, size: Int, _ direction: ImpairedLink.Direction = .s2c) throws -> Double? {
+    fileprivate func linkRate(_ link: ImpairedLink, size: Int, _ direction: ImpairedLink.Direction = .s2c) throws
+        -> Double?
+    {
         let start = size / 4
         let end = size * 9 / 10
         guard let t0 = try link.crossing(direction, bytes: start), let t1 = try link.crossing(direction, bytes: end)
