@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import HTTPCore
 import HTTPPipeline
 import HTTPTesting
@@ -65,6 +66,25 @@ struct ImpairedLibraryFaultTests {
         request.options.connectTimeout = .seconds(2)
         try await expectTimedOut(request, on: link, message: "", atLeast: .seconds(2))
         #expect(try link.stats(.c2s).packets > 0, "no SYN reached the link")
+    }
+
+    @Test func aConnectWhileTheLinkIsDownFailsAtOnceWithConnectFailed() async throws {
+        let link = try ImpairedLink()
+        let transport = try LinkFixture.clientSideTransport(link)
+        let client = Client(transport: transport)
+        try link.command("link down")
+        var request = Request(url: URL(string: LinkFixture.url("/"))!)
+        request.options.timeout = .seconds(60)
+        do {
+            let response = try await LinkFixture.send(request, client, transport, namespace: link.namespaceID(.client))
+            Issue.record("a connect with no route returned \(response.status)")
+        } catch let error as ClientError {
+            #expect(error.code == .connectFailed && error.stage == .transport, "\(error)")
+            let errno = (error.underlying as? SyscallError)?.errno
+            #expect(errno == ENETUNREACH, "\(String(describing: error.underlying))")
+        }
+        try link.command("link up")
+        try await client.shutdown()
     }
 
     @Test func aPeerSilentAfterTheHeadEndsAtTheRequestTimeout() async throws {

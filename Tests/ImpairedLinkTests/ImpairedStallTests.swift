@@ -85,4 +85,18 @@ struct ImpairedStallTests {
             #expect(nginx.uploaded("\(name).bin") == nil, "\(name): nginx stored a cut-off upload")
         }
     }
+
+    @Test func aConnectWhileTheLinkIsDownFailsAtOnceWithExit7() async throws {
+        // Both devices down: the client's kernel has no route to the server, so connect fails at once with
+        // "network unreachable" (no timeout is involved: the limits below are far away). curl's 7; asi's too.
+        let link = try ImpairedLink()
+        let nginx = try LinkNginx(on: link, files: ["small.txt": Array("ok".utf8)])
+        try link.command("link down")
+        let flags = ["--connect-timeout", "60", "-m", "120", LinkFixture.url("/small.txt")]
+        for result in try await LinkFixture.both(link, flags, in: nginx.directory) {
+            #expect(result.run.status == 7, "\(result.name): \(result.run.stderr)")
+            #expect(result.run.elapsed < .seconds(30), "\(result.name) took \(result.run.elapsed)")
+        }
+        try link.command("link up")
+    }
 }
