@@ -28,6 +28,31 @@ struct ImpairedLibraryTests {
         withExtendedLifetime(nginx) {}
     }
 
+    @Test func aTLSDownloadUnderLossWithAnMTUDropArrivesIntact() async throws {
+        // HTTPS to `localhost` (the certificate's name) at the link's server address, as asi's --resolve does; 2 %
+        // loss and 3 % reordering throughout, and the MTU falls to 576 after 256 KiB of the response.
+        let body = LinkFixture.body(2 << 20)
+        let link = try ImpairedLink()
+        let nginx = try LinkNginx(on: link, files: ["big.bin": body])
+        var configuration = POSIXTransport.Configuration()
+        configuration.addressOverrides = ["localhost:443": ImpairedLink.serverAddress]
+        let transport = try LinkFixture.clientSideTransport(link, configuration: configuration)
+        let client = Client(transport: transport)
+        try link.set(.both, "delay_ms=10 loss=2 reorder=3 rate=2000000")
+        var request = Request(url: URL(string: LinkFixture.tlsURL("/big.bin"))!)
+        request.options.tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+        let namespace = link.namespaceID(.client)
+        let finalRequest = request
+        async let response = LinkFixture.send(finalRequest, client, transport, namespace: namespace)
+        let dropped = try await link.when(.s2c, hasForwarded: 256 << 10, run: [("mtu 576", .zero)])
+        let received = try await response.body
+        #expect(dropped, "the transfer never reached 256 KiB")
+        let intact = received == body
+        #expect(intact, "received \(received.count) bytes, not the body")
+        #expect(try link.stats(.s2c).dropped > 0)
+        try await client.shutdown()
+    }
+
     @Test func aTrickleEndsAtTheLowSpeedLimitWithATypedError() async throws {
         let link = try ImpairedLink()
         let nginx = try LinkNginx(on: link, files: ["big.bin": LinkFixture.body(1 << 20)])

@@ -66,9 +66,11 @@ enum LinkFixture {
 
 extension LinkFixture {
     /// A transport whose loop thread (one, the default) lives in the client namespace of `link`.
-    static func clientSideTransport(_ link: ImpairedLink) throws -> POSIXTransport {
+    static func clientSideTransport(
+        _ link: ImpairedLink, configuration: POSIXTransport.Configuration = POSIXTransport.Configuration()
+    ) throws -> POSIXTransport {
         try link.on(.client) {
-            let transport = POSIXTransport()
+            let transport = POSIXTransport(configuration: configuration)
             _ = transport.taskExecutor  // starts the loop thread here, in the client namespace
             return transport
         }
