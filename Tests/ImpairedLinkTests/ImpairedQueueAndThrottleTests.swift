@@ -98,8 +98,10 @@ extension ImpairedQueueAndThrottleTests {
         try Data(body).write(to: URL(filePath: source))
         try link.set(.both, "delay_ms=50")
         let run = try await LinkCommand.run(
-            link.launcher(.client) + [program, "-s", "-S", "-o", "/dev/null", "--limit-rate", "\(rate)", "-T", source,
-                                      LinkFixture.url("/upload/up.bin")])
+            link.launcher(.client) + [
+                program, "-s", "-S", "-o", "/dev/null", "--limit-rate", "\(rate)", "-T", source,
+                LinkFixture.url("/upload/up.bin"),
+            ])
         #expect(run.status == 0, "\(program): \(run.stderr)")
         let intact = nginx.uploaded("up.bin") == body
         #expect(intact, "\(program): nginx did not store the body")
