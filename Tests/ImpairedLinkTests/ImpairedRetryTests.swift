@@ -73,6 +73,32 @@ struct ImpairedRetryTests {
         #expect(curl.last?.hasPrefix("200 ") == true || curl.last?.hasPrefix("206 ") == true, "curl: \(curl)")
     }
 
+    @Test func aFlapDuringTheTLSHandshakeIsRetriedAfterTheConnectTimeout() async throws {
+        // 100 ms each way; the link goes down for 10 s as soon as the client's first bytes (its ClientHello) have
+        // crossed it, so the server's answer is lost and the handshake stalls. `--connect-timeout 3` covers the
+        // TLS handshake in both (asi's and curl's); the retry, 12 s later, finds the link back.
+        let body = LinkFixture.body(256 << 10)
+        let link = try ImpairedLink()
+        let nginx = try LinkNginx(on: link, files: ["small.bin": body])
+        try link.set(.both, "delay_ms=100")
+        for (name, program) in [("asi", LinkFixture.asi), ("curl", LinkFixture.curl)] {
+            let before = try link.stats(.c2s).forwarded
+            let output = nginx.directory + "/\(name).out"
+            let flags = ["-s", "-S", "--connect-timeout", "3", "--retry", "3", "--retry-delay", "12", "-o", output]
+            let argv = link.launcher(.client) + [program] + flags + LinkFixture.tlsArguments(nginx)
+                + [LinkFixture.tlsURL("/small.bin")]
+            async let run = LinkCommand.run(argv, limit: .seconds(150))
+            let cut = try await link.when(
+                .c2s, hasForwarded: before + 1, run: [("link down", .seconds(10)), ("link up", .zero)])
+            let finished = try await run
+            #expect(cut, "\(name): no byte of the handshake crossed the link")
+            #expect(finished.status == 0, "\(name): \(finished.stderr)")
+            let intact = FileManager.default.contents(atPath: output).map(Array.init) == body
+            #expect(intact, "\(name): the saved file is not the body")
+            #expect(finished.elapsed >= .seconds(12), "\(name) finished after \(finished.elapsed): no retry?")
+        }
+    }
+
     @Test func theLibraryResumesADownloadFileAfterAFlap() async throws {
         let body = LinkFixture.body(Self.size)
         let link = try ImpairedLink()
