@@ -34,6 +34,8 @@ static int set_key(struct impairment *imp, const char *key, const char *value) {
     else if (!strcmp(key, "queue")) imp->queue = v;
     else if (!strcmp(key, "blackhole")) imp->blackhole = v != 0;
     else if (!strcmp(key, "blackhole_after")) imp->blackhole_after = (long long)v;
+    else if (!strcmp(key, "max_packet")) imp->max_packet = (int)v;
+    else if (!strcmp(key, "drop_fin")) imp->drop_fin = v != 0;
     else return -1;
     return 0;
 }

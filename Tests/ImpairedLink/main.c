@@ -18,7 +18,9 @@
 //                                          packet, default 20), rate (bytes per second of IP packets, 0 = no cap),
 //                                          queue (bytes the rate's queue holds before it drops, default 262144),
 //                                          blackhole (1 drops everything), blackhole_after (drop everything once
-//                                          this many TCP payload bytes have passed; -1 = off)
+//                                          this many TCP payload bytes have passed; -1 = off), max_packet (drop
+//                                          packets longer than this without an ICMP: a path-MTU blackhole; 0 = off),
+//                                          drop_fin (1 drops TCP segments carrying FIN: a close that never arrives)
 //   reset                                 every impairment off, counters kept
 //   mtu N                                 both TUN devices' MTU (and restarts the "largest" counters)
 //   link up|down                          both TUN devices up or down (a flap)

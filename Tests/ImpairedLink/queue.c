@@ -64,6 +64,13 @@ static int tcp_payload(const unsigned char *p, int length) {
     return total - ihl - data_offset > 0 ? total - ihl - data_offset : 0;
 }
 
+// Whether an IPv4 packet is a TCP segment with FIN set.
+static int tcp_fin(const unsigned char *p, int length) {
+    if (length < 20 || (p[0] >> 4) != 4 || p[9] != 6) return 0;
+    int ihl = (p[0] & 0x0f) * 4;
+    return ihl + 14 <= length && (p[ihl + 13] & 0x01);
+}
+
 static void count_crossings(struct direction *d, long long before, long long after, int64_t t) {
     for (long long b = (before / CROSSING_STEP + 1) * CROSSING_STEP; b <= after; b += CROSSING_STEP) {
         long long index = b / CROSSING_STEP;
@@ -85,7 +92,11 @@ void arrive(int dir, unsigned char *bytes, int length) {
     d->packets++;
     if (length > d->largest) d->largest = length;
     int payload = tcp_payload(bytes, length);
-    if (imp->blackhole || (imp->blackhole_after >= 0 && d->payload >= imp->blackhole_after) || chance(imp->loss)) {
+    // A hop with a smaller MTU that sends no ICMP "fragmentation needed" drops what is too big for it.
+    int too_big = imp->max_packet > 0 && length > imp->max_packet;
+    int lost_close = imp->drop_fin && tcp_fin(bytes, length);
+    if (imp->blackhole || (imp->blackhole_after >= 0 && d->payload >= imp->blackhole_after) || too_big ||
+        lost_close || chance(imp->loss)) {
         d->dropped++;
         return;
     }

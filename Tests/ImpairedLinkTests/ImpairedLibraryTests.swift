@@ -12,35 +12,15 @@ import TestSupport
 /// off the machine from the host's namespace).
 @Suite("Impaired link: the library in process", .serialized, .enabled(if: LinkFixture.canRun, LinkFixture.skipReason))
 struct ImpairedLibraryTests {
-    /// A transport whose loop thread (one, the default) lives in the client namespace.
-    private func clientSideTransport(_ link: ImpairedLink) throws -> POSIXTransport {
-        try link.on(.client) {
-            let transport = POSIXTransport()
-            _ = transport.taskExecutor  // starts the loop thread here, in the client namespace
-            return transport
-        }
-    }
-
-    /// Sends `request` on the transport's loop thread, after checking that the thread is in `namespace`.
-    private func send(_ request: Request, _ client: Client, _ transport: POSIXTransport, namespace: String?)
-        async throws -> ClientResponse
-    {
-        try await withTaskExecutorPreference(transport.taskExecutor) {
-            let here = currentThreadNamespace()
-            try #require(namespace != nil && here == namespace, "the request would leave from \(here ?? "?")")
-            return try await client.send(request)
-        }
-    }
-
     @Test func aDownloadUnderLossAndCorruptionArrivesIntact() async throws {
         let body = LinkFixture.body(2 << 20)
         let link = try ImpairedLink()
         let nginx = try LinkNginx(on: link, files: ["big.bin": body])
-        let transport = try clientSideTransport(link)
+        let transport = try LinkFixture.clientSideTransport(link)
         let client = Client(transport: transport)
         try link.set(.both, "delay_ms=10 loss=2 corrupt=1 reorder=3")
         let request = Request(url: URL(string: LinkFixture.url("/big.bin"))!)
-        let received = try await send(request, client, transport, namespace: link.namespaceID(.client)).body
+        let received = try await LinkFixture.send(request, client, transport, namespace: link.namespaceID(.client)).body
         let intact = received == body
         #expect(intact, "received \(received.count) bytes, not the body")
         #expect(try link.stats(.s2c).dropped > 0 && link.stats(.s2c).corrupted > 0)
@@ -48,10 +28,35 @@ struct ImpairedLibraryTests {
         withExtendedLifetime(nginx) {}
     }
 
+    @Test func aTLSDownloadUnderLossWithAnMTUDropArrivesIntact() async throws {
+        // HTTPS to `localhost` (the certificate's name) at the link's server address, as asi's --resolve does; 2 %
+        // loss and 3 % reordering throughout, and the MTU falls to 576 after 256 KiB of the response.
+        let body = LinkFixture.body(2 << 20)
+        let link = try ImpairedLink()
+        let nginx = try LinkNginx(on: link, files: ["big.bin": body])
+        var configuration = POSIXTransport.Configuration()
+        configuration.addressOverrides = ["localhost:443": ImpairedLink.serverAddress]
+        let transport = try LinkFixture.clientSideTransport(link, configuration: configuration)
+        let client = Client(transport: transport)
+        try link.set(.both, "delay_ms=10 loss=2 reorder=3 rate=2000000")
+        var request = Request(url: URL(string: LinkFixture.tlsURL("/big.bin"))!)
+        request.options.tls = TLSOptions(trustedCAFile: nginx.certificates.caPath)
+        let namespace = link.namespaceID(.client)
+        let finalRequest = request
+        async let response = LinkFixture.send(finalRequest, client, transport, namespace: namespace)
+        let dropped = try await link.when(.s2c, hasForwarded: 256 << 10, run: [("mtu 576", .zero)])
+        let received = try await response.body
+        #expect(dropped, "the transfer never reached 256 KiB")
+        let intact = received == body
+        #expect(intact, "received \(received.count) bytes, not the body")
+        #expect(try link.stats(.s2c).dropped > 0)
+        try await client.shutdown()
+    }
+
     @Test func aTrickleEndsAtTheLowSpeedLimitWithATypedError() async throws {
         let link = try ImpairedLink()
         let nginx = try LinkNginx(on: link, files: ["big.bin": LinkFixture.body(1 << 20)])
-        let transport = try clientSideTransport(link)
+        let transport = try LinkFixture.clientSideTransport(link)
         let client = Client(transport: transport)
         try link.set(.s2c, "delay_ms=10 rate=3000 queue=6000")
         var request = Request(url: URL(string: LinkFixture.url("/big.bin"))!)
@@ -59,7 +64,7 @@ struct ImpairedLibraryTests {
         request.options.lowSpeedLimit = LowSpeedLimit(bytesPerSecond: 20_000, duration: .seconds(1))
         let started = ContinuousClock.now
         do {
-            _ = try await send(request, client, transport, namespace: link.namespaceID(.client))
+            _ = try await LinkFixture.send(request, client, transport, namespace: link.namespaceID(.client))
             Issue.record("a 3 kB/s trickle passed a 20 kB/s low-speed limit")
         } catch let error as ClientError {
             #expect(error.code == .timedOut && error.message.contains("slower than 20000 bytes per second"), "\(error)")

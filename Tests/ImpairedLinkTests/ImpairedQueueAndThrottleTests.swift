@@ -41,10 +41,13 @@ struct ImpairedQueueAndThrottleTests {
     /// forwarded payload crosses each 16 KiB, so the test's scheduling does not enter the figure. The window
     /// starts after the first quarter (once the receive buffer's initial burst has passed) and ends at 90 %
     /// (before the sender's last window drains into the buffer).
-    private func linkRate(_ link: ImpairedLink, size: Int) throws -> Double? {
+    fileprivate func linkRate(_ link: ImpairedLink, size: Int, _ direction: ImpairedLink.Direction = .s2c) throws
+        -> Double?
+    {
         let start = size / 4
         let end = size * 9 / 10
-        guard let t0 = try link.crossing(.s2c, bytes: start), let t1 = try link.crossing(.s2c, bytes: end) else {
+        guard let t0 = try link.crossing(direction, bytes: start), let t1 = try link.crossing(direction, bytes: end)
+        else {
             return nil
         }
         return Double(end - start) / (t1 - t0).seconds
@@ -81,6 +84,44 @@ struct ImpairedQueueAndThrottleTests {
         // curl 7.88's limiter runs ahead of the limit in mid-transfer (221–239 kB/s here for 200 kB/s, once 317 kB/s
         // while the whole suite ran, and it catches up at the end): its figure is recorded, and only checked to be
         // throttled at all (unthrottled, this link carries the body at several MB/s).
+        #expect(curlRate < Double(rate) * 2.5, "curl: \(curlRate) B/s for \(rate)")
+    }
+}
+
+extension ImpairedQueueAndThrottleTests {
+    /// One throttled upload (`-T`, nginx's DAV `PUT`) by `program` over a fresh 100 ms link, and its rate by the
+    /// link's clock in the client-to-server direction; the stored file must be the body.
+    private func throttledUploadRate(_ program: String, rate: Int, body: [UInt8]) async throws -> Double? {
+        let link = try ImpairedLink()
+        let nginx = try LinkNginx(on: link, files: [:])
+        let source = nginx.directory + "/source.bin"
+        try Data(body).write(to: URL(filePath: source))
+        try link.set(.both, "delay_ms=50")
+        let run = try await LinkCommand.run(
+            link.launcher(.client) + [
+                program, "-s", "-S", "-o", "/dev/null", "--limit-rate", "\(rate)", "-T", source,
+                LinkFixture.url("/upload/up.bin"),
+            ])
+        #expect(run.status == 0, "\(program): \(run.stderr)")
+        let intact = nginx.uploaded("up.bin") == body
+        #expect(intact, "\(program): nginx did not store the body")
+        return try linkRate(link, size: body.count, .c2s)
+    }
+
+    @Test func aThrottledUploadOverA100MillisecondLinkKeepsItsRateWithin5Percent() async throws {
+        // The same rule as the download: never above rate + 5 %, within 5 % in one of up to three runs.
+        let rate = 200_000
+        let body = LinkFixture.body(1_600_000, seed: 0x21)
+        var rates: [Double] = []
+        for _ in 0..<3 {
+            let measured = try #require(try await throttledUploadRate(LinkFixture.asi, rate: rate, body: body))
+            rates.append(measured)
+            #expect(measured < Double(rate) * 1.05, "asi ran ahead of its limit: \(measured) B/s for \(rate)")
+            if abs(measured - Double(rate)) / Double(rate) < 0.05 { break }
+        }
+        let curlRate = try #require(try await throttledUploadRate(LinkFixture.curl, rate: rate, body: body))
+        print("throttled upload over a 100 ms link: asi \(rates.map { Int($0) }) B/s, curl \(Int(curlRate)) B/s")
+        #expect(rates.contains { abs($0 - Double(rate)) / Double(rate) < 0.05 }, "asi: \(rates) B/s for \(rate)")
         #expect(curlRate < Double(rate) * 2.5, "curl: \(curlRate) B/s for \(rate)")
     }
 }

@@ -45,6 +45,12 @@ struct ImpairedTimeoutTests {
         try await blackholedMidTransfer(["-m", "3"], atLeast: .seconds(3))
     }
 
+    @Test func aBlackholeMidTransferEndsAtTheLowSpeedLimit() async throws {
+        // Nothing arrives after the blackhole: below 50,000 bytes a second for 2 s, both give up (asi's -Y
+        // without -y keeps curl's meaning; its inactivity timeout is not what ends it here).
+        try await blackholedMidTransfer(["--speed-limit", "50000", "--speed-time", "2"], atLeast: .seconds(2))
+    }
+
     @Test func aTrickleBelowTheSpeedLimitEndsAtTheSpeedTime() async throws {
         // 3,000 bytes a second keep arriving, so the inactivity timeout never fires; below --speed-limit 20000
         // for --speed-time 2 s, both give up.

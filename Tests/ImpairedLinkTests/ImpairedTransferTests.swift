@@ -96,12 +96,13 @@ struct ImpairedTransferTests {
             let output = nginx.directory + "/mtu.out"
             let argv = link.launcher(.client) + [program, "-s", "-S", "-o", output, LinkFixture.url("/big.bin")]
             async let run = LinkCommand.run(argv)
-            let midway = try await link.waitForForwarded(.s2c, bytes: before + (1 << 20))
-            try link.command("mtu 576")
+            // The drop is sent by a thread of the link's own the moment the count is reached (a busy cooperative
+            // pool could otherwise send it after the transfer ended).
+            let midway = try await link.when(.s2c, hasForwarded: before + (1 << 20), run: [("mtu 576", .zero)])
             // Packets the server's kernel queued on its device before the drop may still arrive at full size: once
             // 128 KiB more have passed, the counter of the largest packet starts again (a second `mtu 576` does it).
-            _ = try await link.waitForForwarded(.s2c, bytes: before + (1 << 20) + (128 << 10))
-            try link.command("mtu 576")
+            _ = try await link.when(
+                .s2c, hasForwarded: before + (1 << 20) + (128 << 10), run: [("mtu 576", .zero)])
             let afterReset = try link.stats(.s2c).forwarded
             let finished = try await run
             // The server's kernel really sent smaller packets after the drop (and resent what was lost in them).
@@ -130,10 +131,9 @@ struct ImpairedTransferTests {
             let argv =
                 link.launcher(.client) + [program, "-s", "-S", "-y", "30", "-o", output, LinkFixture.url("/big.bin")]
             async let run = LinkCommand.run(argv)
-            let midway = try await link.waitForForwarded(.s2c, bytes: before + (1 << 20))
-            try link.command("link down")
-            try await Task.sleep(for: .seconds(2))
-            try link.command("link up")
+            // Down and up by a thread of the link's own: the flap lasts 2 s however busy the machine is.
+            let midway = try await link.when(
+                .s2c, hasForwarded: before + (1 << 20), run: [("link down", .seconds(2)), ("link up", .zero)])
             let finished = try await run
             #expect(midway, "\(program): the transfer never reached 1 MiB")
             #expect(finished.status == 0, "\(program): \(finished.stderr)")

@@ -1,5 +1,8 @@
 import FoundationEssentials
 import Glibc
+import HTTPCore
+import HTTPPipeline
+import SocketTransport
 import Testing
 import TestSupport
 
@@ -58,6 +61,31 @@ enum LinkFixture {
             results.append((name, run, saved))
         }
         return results
+    }
+}
+
+extension LinkFixture {
+    /// A transport whose loop thread (one, the default) lives in the client namespace of `link`.
+    static func clientSideTransport(
+        _ link: ImpairedLink, configuration: POSIXTransport.Configuration = POSIXTransport.Configuration()
+    ) throws -> POSIXTransport {
+        try link.on(.client) {
+            let transport = POSIXTransport(configuration: configuration)
+            _ = transport.taskExecutor  // starts the loop thread here, in the client namespace
+            return transport
+        }
+    }
+
+    /// Sends `request` on the transport's loop thread, after checking that the thread is in `namespace` (from the
+    /// host's namespace 10.33.0.1 could be routed off the machine, so nothing is sent then).
+    static func send(_ request: Request, _ client: Client, _ transport: POSIXTransport, namespace: String?)
+        async throws -> ClientResponse
+    {
+        try await withTaskExecutorPreference(transport.taskExecutor) {
+            let here = currentThreadNamespace()
+            try #require(namespace != nil && here == namespace, "the request would leave from \(here ?? "?")")
+            return try await client.send(request)
+        }
     }
 }
 

@@ -155,7 +155,7 @@ package final class ImpairedLink {
     /// - Parameters:
     ///   - direction: Which direction.
     ///   - settings: `KEY=VALUE` pairs (delay_ms jitter_ms loss dup corrupt reorder reorder_ms rate queue blackhole
-    ///     blackhole_after).
+    ///     blackhole_after max_packet drop_fin).
     /// - Throws: ``PeerError`` for an unknown key.
     package func set(_ direction: Direction, _ settings: String) throws {
         try command("set \(direction.rawValue) \(settings)")
@@ -188,17 +188,63 @@ package final class ImpairedLink {
         return .nanoseconds(nanoseconds)
     }
 
-    /// Waits (by polling the link's counters every 20 ms, up to `limit`) until a direction has forwarded `bytes`.
+    /// Waits until a direction has forwarded `bytes`, polling the link's counters every 5 ms (up to `limit`) on a
+    /// thread of its own: a cooperative pool that other tests keep busy cannot make the wait late.
     /// - Returns: Whether it did.
     package func waitForForwarded(_ direction: Direction, bytes: Int, limit: Duration = .seconds(60)) async throws
         -> Bool
     {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try stats(direction).forwarded >= bytes { return true }
-            try await Task.sleep(for: .milliseconds(20))
+        try await when(direction, hasForwarded: bytes, limit: limit, run: [])
+    }
+
+    /// Once a direction has forwarded `bytes`, sends `steps` in order, each followed by its pause: a flap is
+    /// `[("link down", .seconds(3)), ("link up", .zero)]`. It all runs on a thread of its own, so the moment and
+    /// the length of an outage do not depend on the cooperative pool (which a busy machine can stall for seconds).
+    /// - Parameters:
+    ///   - direction: ``Direction/c2s`` or ``Direction/s2c``.
+    ///   - bytes: The forwarded TCP payload to wait for.
+    ///   - limit: How long to wait for it.
+    ///   - steps: Control commands and the pause after each.
+    /// - Returns: Whether the count was reached (the steps are sent only then).
+    /// - Throws: ``PeerError`` when the helper does not answer or refuses a step.
+    package func when(
+        _ direction: Direction, hasForwarded bytes: Int, limit: Duration = .seconds(60),
+        run steps: [(command: String, pause: Duration)]
+    ) async throws -> Bool {
+        try await offPool { [self] in
+            let deadline = ContinuousClock.now + limit
+            while try stats(direction).forwarded < bytes {
+                guard ContinuousClock.now < deadline else { return false }
+                usleep(5_000)
+            }
+            for step in steps {
+                try command(step.command)
+                let (seconds, attoseconds) = step.pause.components
+                if step.pause > .zero { usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)) }
+            }
+            return true
         }
-        return false
+    }
+
+    /// Waits until a direction's counters satisfy `condition`, polling every 5 ms (up to `limit`) on a thread of
+    /// its own, like ``when(_:hasForwarded:limit:run:)``.
+    /// - Parameters:
+    ///   - direction: ``Direction/c2s`` or ``Direction/s2c``.
+    ///   - limit: How long to wait.
+    ///   - condition: What the counters must show.
+    /// - Returns: Whether they did.
+    /// - Throws: ``PeerError`` when the helper does not answer.
+    package func waitFor(
+        _ direction: Direction, limit: Duration = .seconds(60), _ condition: @escaping (Stats) -> Bool
+    ) async throws -> Bool {
+        try await offPool { [self] in
+            let deadline = ContinuousClock.now + limit
+            while !condition(try stats(direction)) {
+                guard ContinuousClock.now < deadline else { return false }
+                usleep(5_000)
+            }
+            return true
+        }
     }
 
     /// The command line prefix that runs a program in one side's namespace.

@@ -18,8 +18,10 @@ package final class LinkNginx {
     /// - Parameters:
     ///   - link: The link.
     ///   - files: Files to serve, by name under `www/`.
+    ///   - keepaliveTimeout: How long nginx keeps an idle connection open before it closes it (nginx's default,
+    ///     75 s, unless a test needs the close to happen).
     /// - Throws: ``PeerError`` when nginx is missing or does not start.
-    package init(on link: ImpairedLink, files: [String: [UInt8]]) throws {
+    package init(on link: ImpairedLink, files: [String: [UInt8]], keepaliveTimeout: Int = 75) throws {
         guard let nginx = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         certificates = try TestCertificates.shared()
         directory = try makeTemporaryDirectory(prefix: "asikit-link-nginx")
@@ -36,8 +38,11 @@ package final class LinkNginx {
         let configuration = """
             \(NginxPeer.commonSettings(directory: directory))
                 keepalive_requests 1000;
+                keepalive_timeout \(keepaliveTimeout)s;
                 ssl_protocols TLSv1.2 TLSv1.3;
+                log_format ranges '$status "$http_range" $body_bytes_sent "$http_user_agent"';
                 server {
+                    access_log \(directory)/access.log ranges;
                     listen \(address):80;
                     listen \(address):443 ssl;
                     ssl_certificate \(certificates.serverCertificatePath);
@@ -68,6 +73,14 @@ package final class LinkNginx {
     deinit {
         process?.terminate()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The requests nginx has finished, one line each: `STATUS "RANGE" BODY_BYTES_SENT "USER_AGENT"` (a request
+    /// is logged when nginx is done with it, so one cut off by a dead link may be missing for a while).
+    /// - Returns: The lines, oldest first.
+    package func accessLog() -> [String] {
+        let bytes = FileManager.default.contents(atPath: directory + "/access.log") ?? Data()
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The bytes a `PUT` to `/upload/NAME` stored, or `nil`.

@@ -17,6 +17,8 @@ struct impairment {
     double queue;  // bytes
     int blackhole;
     long long blackhole_after;
+    int max_packet;  // drops longer packets without a word (a path-MTU blackhole); 0 = none
+    int drop_fin;    // drops TCP segments that carry FIN (a middlebox that lost a close); 0 = off
 };
 
 struct direction {
