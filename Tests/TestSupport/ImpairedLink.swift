@@ -191,7 +191,7 @@ package final class ImpairedLink {
     /// Waits until a direction has forwarded `bytes`, polling the link's counters every 5 ms (up to `limit`) on a
     /// thread of its own: a cooperative pool that other tests keep busy cannot make the wait late.
     /// - Returns: Whether it did.
-    package func waitForForwarded(_ direction: Direction, bytes: Int, limit: Duration = .seconds(60)) async throws
+    package func waitForForwarded(_ direction: Direction, bytes: Int, limit: Duration = .seconds(300)) async throws
         -> Bool
     {
         try await when(direction, hasForwarded: bytes, limit: limit, run: [])
@@ -208,7 +208,7 @@ package final class ImpairedLink {
     /// - Returns: Whether the count was reached (the steps are sent only then).
     /// - Throws: ``PeerError`` when the helper does not answer or refuses a step.
     package func when(
-        _ direction: Direction, hasForwarded bytes: Int, limit: Duration = .seconds(60),
+        _ direction: Direction, hasForwarded bytes: Int, limit: Duration = .seconds(300),
         run steps: [(command: String, pause: Duration)]
     ) async throws -> Bool {
         try await offPool { [self] in
@@ -235,7 +235,7 @@ package final class ImpairedLink {
     /// - Returns: Whether they did.
     /// - Throws: ``PeerError`` when the helper does not answer.
     package func waitFor(
-        _ direction: Direction, limit: Duration = .seconds(60), _ condition: @escaping (Stats) -> Bool
+        _ direction: Direction, limit: Duration = .seconds(300), _ condition: @escaping (Stats) -> Bool
     ) async throws -> Bool {
         try await offPool { [self] in
             let deadline = ContinuousClock.now + limit

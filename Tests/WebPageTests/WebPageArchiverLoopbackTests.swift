@@ -25,7 +25,7 @@ struct WebPageArchiverLoopbackTests {
         let archiver = WebPageArchiver(client: client, configuration: try .init(maxConcurrentRequests: 1))
         let task = Task { try await archiver.archive(server.url("/"), mode: .dataURIs) }
         // Wait by signal: the stalled request has reached the server (the reset one came before it).
-        let deadline = ContinuousClock.now + .seconds(240)  // generous: a starved machine (load 50) once took over 60 s
+        let deadline = ContinuousClock.now + .seconds(600)  // generous: with four builds beside the suite it once took 266 s
         while !server.requests.contains(where: { $0.path == "/stall.png" }), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
