@@ -43,12 +43,9 @@ package final class CacheNginxPeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start() throws -> CacheNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                CacheNginxPeer(
-                    directory: try makeTemporaryDirectory(prefix: "asikit-cache-nginx"), port: LoopbackPorts.pick(1)[0])
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 1, directoryPrefix: "asikit-cache-nginx",
+            make: { CacheNginxPeer(directory: $1, port: $0[0]) },
             launch: { peer in
                 try peer.writeFiles()
                 try peer.launch(executable: executable)
@@ -107,11 +104,8 @@ package final class CacheNginxPeer {
     }
 
     private func writeFiles() throws {
-        for subdirectory in ["www", "www/fresh", "www/stale", "www/slow", "www/gz", "temp"] {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
+        try PeerLaunch.makeFolders(["www", "www/fresh", "www/stale", "www/slow", "www/gz", "temp"], in: directory,
+                                   mode: 0o777)
         for path in ["www/fresh/1k.bin", "www/stale/1k.bin"] { try write(NginxPeer.oneKiB, to: path) }
         try write(Self.slowBody, to: "www/slow/512k.bin")
         try write(Self.gzipText, to: "www/gz/text.txt")
@@ -120,9 +114,7 @@ package final class CacheNginxPeer {
     }
 
     private func write(_ bytes: [UInt8], to relativePath: String) throws {
-        let path = directory + "/" + relativePath
-        try Data(bytes).write(to: URL(filePath: path))
-        chmod(path, 0o644)
+        try PeerLaunch.write(bytes, to: relativePath, in: directory)
     }
 
     private func launch(executable: String) throws {

@@ -32,13 +32,9 @@ package final class DataPathNginxPeer {
     /// their gzip forms `precompressed` (name to `.gz` contents) under `/gz/`.
     package static func start(files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws -> DataPathNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                DataPathNginxPeer(
-                    directory: try makeTemporaryDirectory(prefix: "asikit-data-nginx"),
-                    port: LoopbackPorts.pick(1)[0])
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 1, directoryPrefix: "asikit-data-nginx",
+            make: { DataPathNginxPeer(directory: $1, port: $0[0]) },
             launch: { peer in
                 try peer.writeFiles(files, precompressed: precompressed)
                 try peer.launch(executable: executable)
@@ -104,11 +100,7 @@ package final class DataPathNginxPeer {
     }
 
     private func writeFiles(_ files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws {
-        for subdirectory in ["www", "www/files", "www/gz", "www/dav", "temp"] {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
+        try PeerLaunch.makeFolders(["www", "www/files", "www/gz", "www/dav", "temp"], in: directory, mode: 0o777)
         for (name, bytes) in files {
             try write(bytes, to: "www/files/" + name)
             try write(bytes, to: "www/gz/" + name)
@@ -118,9 +110,7 @@ package final class DataPathNginxPeer {
     }
 
     private func write(_ bytes: [UInt8], to relativePath: String) throws {
-        let path = directory + "/" + relativePath
-        try Data(bytes).write(to: URL(filePath: path))
-        chmod(path, 0o644)
+        try PeerLaunch.write(bytes, to: relativePath, in: directory)
     }
 
     private func launch(executable: String) throws {

@@ -37,17 +37,12 @@ package final class HSTSNginxPeer {
     package static func start() throws -> HSTSNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                HSTSNginxPeer(directory: try makeTemporaryDirectory(prefix: "asikit-hsts-nginx"),
-                              ports: LoopbackPorts.pick(2), certificates: certificates)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 2, directoryPrefix: "asikit-hsts-nginx",
+            make: { HSTSNginxPeer(directory: $1, ports: $0, certificates: certificates) },
             launch: { peer in
-                try FileManager.default.createDirectory(atPath: peer.directory + "/temp",
-                                                        withIntermediateDirectories: true)
-                chmod(peer.directory + "/temp", 0o777)
-                try Data(peer.configuration.utf8).write(to: URL(filePath: peer.directory + "/nginx.conf"))
+                try PeerLaunch.makeFolders(["temp"], in: peer.directory, mode: 0o777)
+                try PeerLaunch.write(Array(peer.configuration.utf8), to: "nginx.conf", in: peer.directory)
                 peer.process = try NginxProcess.start(
                     executable: executable, directory: peer.directory, ports: [peer.tlsPort, peer.plainPort])
             },

@@ -67,13 +67,11 @@ package final class HTTP2NginxPeer {
     package static func start() throws -> HTTP2NginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                let picked = LoopbackPorts.pick(Server.allCases.count)
-                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked))
-                return HTTP2NginxPeer(certificates: certificates,
-                                      directory: try makeTemporaryDirectory(prefix: "asikit-h2-nginx"), ports: ports)
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: Server.allCases.count, directoryPrefix: "asikit-h2-nginx",
+            make: { picked, directory in
+                HTTP2NginxPeer(certificates: certificates, directory: directory,
+                               ports: Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked)))
             },
             launch: { peer in
                 try peer.writeFiles()
@@ -122,11 +120,7 @@ package final class HTTP2NginxPeer {
     }
 
     private func writeFiles() throws {
-        let fileManager = FileManager.default
-        for subdirectory in ["www", "www/uploads", "temp"] {
-            try fileManager.createDirectory(atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
+        try PeerLaunch.makeFolders(["www", "www/uploads", "temp"], in: directory, mode: 0o777)
         try Data(NginxPeer.oneKiB).write(to: URL(filePath: directory + "/www/1k.bin"))
         var big = Data(capacity: Self.bigSize)
         for _ in 0..<(Self.bigSize / Self.bigBlock.count) { big.append(contentsOf: Self.bigBlock) }

@@ -40,10 +40,9 @@ package final class MicrosocksPeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(credential: Credential? = nil) throws -> MicrosocksPeer {
         guard let executable else { throw PeerError.notInstalled("microsocks (apt-get install microsocks)") }
-        return try PeerError.retryingPortConflicts(
-            "microsocks", attempts: 5,
-            make: { MicrosocksPeer(port: LoopbackPorts.pick(1)[0],
-                                   directory: try makeTemporaryDirectory(prefix: "asikit-microsocks")) },
+        return try PeerLaunch.retryingPortConflicts(
+            "microsocks", portCount: 1, directoryPrefix: "asikit-microsocks",
+            make: { MicrosocksPeer(port: $0[0], directory: $1) },
             launch: { try $0.launch(executable: executable, credential: credential) },
             stop: { $0.stop() })
     }
@@ -67,17 +66,10 @@ package final class MicrosocksPeer {
     private func launch(executable: String, credential: Credential?) throws {
         var arguments = ["-i", "127.0.0.1", "-p", String(port), "-b", Self.outgoingAddress]
         if let credential { arguments += ["-u", credential.user, "-P", credential.password] }
-        let child = try ChildProcess(executable: executable, arguments: arguments, logPath: directory + "/output.log")
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("microsocks (\(child.exitDescription ?? "exited"))", log: child.logTail)
-            }
-            if LoopbackPorts.accepts(port), ListeningSocketOwner.holds(port: port, pid: child.pid) { return }
-            usleep(20_000)
-        }
-        throw PeerError.notReady("microsocks", log: child.logTail)
+        var launch = PeerLaunch(name: "microsocks", executable: executable, arguments: arguments,
+                                directory: directory, ports: [port])
+        launch.grace = .seconds(2)
+        process = try launch.start()
     }
 }
 

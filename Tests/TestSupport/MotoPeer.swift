@@ -56,13 +56,9 @@ package final class MotoPeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(checksSignatures: Bool = true) throws -> MotoPeer {
         guard let python, isInstalled else { throw PeerError.notInstalled("moto (pip install 'moto[server]')") }
-        return try PeerError.retryingPortConflicts(
-            "moto", attempts: 3,
-            make: {
-                MotoPeer(
-                    port: LoopbackPorts.pick(1)[0], directory: try makeTemporaryDirectory(prefix: "asikit-moto"),
-                    checksSignatures: checksSignatures)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "moto", attempts: 3, portCount: 1, directoryPrefix: "asikit-moto",
+            make: { MotoPeer(port: $0[0], directory: $1, checksSignatures: checksSignatures) },
             launch: { try $0.launch(python: python) },
             stop: { $0.stop() })
     }
@@ -78,30 +74,19 @@ package final class MotoPeer {
     }
 
     private func launch(python: String) throws {
-        let child = try ChildProcess(
-            executable: python, arguments: ["-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)],
-            logPath: directory + "/output.log",
-            environment: ["PYTHONDONTWRITEBYTECODE": "1"]
-                .merging(checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:]) { $1 })
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("moto (\(child.exitDescription ?? "exited"))", log: child.logTail)
-            }
-            if LoopbackPorts.statusCode(port: port, path: "/moto-api/") == 200,
-                ListeningSocketOwner.holds(port: port, pid: child.pid)
-            {
-                if checksSignatures {
-                    try createAccessKey(python: python)
-                } else {
-                    (accessKeyID, secretAccessKey) = ("AKIDEXAMPLE", "unchecked")
-                }
-                return
-            }
-            usleep(100_000)
+        var launch = PeerLaunch(
+            name: "moto", executable: python, arguments: ["-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)],
+            directory: directory, ports: [port])
+        launch.environment = ["PYTHONDONTWRITEBYTECODE": "1"]
+            .merging(checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:]) { $1 }
+        launch.isReady = { [port] _ in LoopbackPorts.statusCode(port: port, path: "/moto-api/") == 200 }
+        launch.pollMicroseconds = 100_000
+        process = try launch.start()
+        if checksSignatures {
+            try createAccessKey(python: python)
+        } else {
+            (accessKeyID, secretAccessKey) = ("AKIDEXAMPLE", "unchecked")
         }
-        throw PeerError.notReady("moto", log: child.logTail)
     }
 
     /// The three unauthenticated calls: an IAM user, an allow-all inline policy, and its access key.

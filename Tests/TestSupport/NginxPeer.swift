@@ -62,12 +62,11 @@ package final class NginxPeer {
     package static func start() throws -> NginxPeer {
         guard let executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, LoopbackPorts.pick(Server.allCases.count)))
-                return NginxPeer(certificates: certificates,
-                                 directory: try makeTemporaryDirectory(prefix: "asikit-nginx"), ports: ports)
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: Server.allCases.count, directoryPrefix: "asikit-nginx",
+            make: { picked, directory in
+                NginxPeer(certificates: certificates, directory: directory,
+                          ports: Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked)))
             },
             launch: { try $0.launch(executable: executable) },
             stop: { $0.stop() })
@@ -111,11 +110,7 @@ package final class NginxPeer {
     }
 
     private func writeFiles() throws {
-        let fileManager = FileManager.default
-        for subdirectory in ["www", "temp"] {
-            try fileManager.createDirectory(atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o755)
-        }
+        try PeerLaunch.makeFolders(["www", "temp"], in: directory, mode: 0o755)
         try write(Array("hello\n".utf8), to: "www/hello.txt")
         try write(Self.oneKiB, to: "www/1k.bin")
         try write(Self.cafeJSON, to: "www/cafe.json")
@@ -124,9 +119,7 @@ package final class NginxPeer {
     }
 
     private func write(_ bytes: [UInt8], to relativePath: String) throws {
-        let path = directory + "/" + relativePath
-        try Data(bytes).write(to: URL(filePath: path))
-        chmod(path, 0o644)
+        try PeerLaunch.write(bytes, to: relativePath, in: directory)
     }
 }
 

@@ -31,12 +31,9 @@ package final class WebPageNginxPeer {
     /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen in time.
     package static func start() throws -> WebPageNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                WebPageNginxPeer(
-                    directory: try makeTemporaryDirectory(prefix: "asikit-webpage-nginx"), ports: LoopbackPorts.pick(2))
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 2, directoryPrefix: "asikit-webpage-nginx",
+            make: { WebPageNginxPeer(directory: $1, ports: $0) },
             launch: { peer in
                 try peer.writeFiles()
                 peer.process = try NginxProcess.start(
@@ -131,12 +128,8 @@ package final class WebPageNginxPeer {
                 chmod(full, 0o644)
             }
         }
-        for subdirectory in ["www", "cdn", "temp"] {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
-        try Data(configuration.utf8).write(to: URL(filePath: directory + "/nginx.conf"))
+        try PeerLaunch.makeFolders(["www", "cdn", "temp"], in: directory, mode: 0o777)
+        try PeerLaunch.write(Array(configuration.utf8), to: "nginx.conf", in: directory)
     }
 }
 
