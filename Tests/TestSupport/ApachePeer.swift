@@ -18,8 +18,8 @@ package final class ApachePeer {
     /// The port it listens on.
     package let port: Int
     /// The temporary directory with its configuration, documents and logs.
-    package let directory: String
-    private var process: ChildProcess?
+    package var directory: String { home.directory }
+    private let home: PeerHome
 
     /// Where apache2 is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("apache2")
@@ -33,11 +33,7 @@ package final class ApachePeer {
 
     private init(port: Int, directory: String) {
         self.port = port
-        self.directory = directory
-    }
-
-    deinit {
-        stop()
+        home = PeerHome(directory: directory)
     }
 
     /// Starts Apache and waits until `/open/` answers.
@@ -67,9 +63,7 @@ package final class ApachePeer {
 
     /// Stops Apache and deletes the temporary directory. Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -128,7 +122,7 @@ package final class ApachePeer {
         launch.logFile = "error.log"
         launch.isReady = { [port] _ in LoopbackPorts.statusCode(port: port, path: "/open/index.txt") == 200 }
         launch.pollMicroseconds = 50_000
-        process = try launch.start()
+        home.process = try launch.start()
     }
 
     /// The MD5 of a text, in hex, by `md5sum` (the test support does not link OpenSSL).

@@ -16,10 +16,10 @@ import GzipCodec
 /// Use ``withCacheNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class CacheNginxPeer {
     /// The temporary directory with the configuration, document root, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The port.
     package let port: Int
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// The body of `/slow/512k.bin`: 512 KiB, `i % 253` for each index.
     package static let slowBody: [UInt8] = (0..<(1 << 19)).map { UInt8($0 % 253) }
@@ -29,12 +29,8 @@ package final class CacheNginxPeer {
         String(repeating: "served by gzip_static, kept decoded by the cache\n", count: 1338).utf8.prefix(1 << 16))
 
     private init(directory: String, port: Int) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.port = port
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx.
@@ -70,14 +66,12 @@ package final class CacheNginxPeer {
 
     /// Stops nginx but keeps its directory (the access log stays readable); connections are then refused.
     package func stopServer() {
-        process?.terminate()
-        process = nil
+        home.stopProcess()
     }
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        stopServer()
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -118,7 +112,7 @@ package final class CacheNginxPeer {
     }
 
     private func launch(executable: String) throws {
-        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
+        home.process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
     }
 }
 

@@ -14,18 +14,14 @@ import Glibc
 /// Use ``withDataNginx(files:precompressed:_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class DataPathNginxPeer {
     /// The temporary directory with the configuration, document root (`www/`), logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The port.
     package let port: Int
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     private init(directory: String, port: Int) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.port = port
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx serving `files` (name to contents) under `/files/`, `/dyn/` and `/norange/`, and `files` plus
@@ -69,9 +65,7 @@ package final class DataPathNginxPeer {
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -114,7 +108,7 @@ package final class DataPathNginxPeer {
     }
 
     private func launch(executable: String) throws {
-        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
+        home.process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
     }
 }
 

@@ -11,24 +11,20 @@ import Glibc
 /// Use ``withHSTSNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class HSTSNginxPeer {
     /// The temporary directory with the configuration, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The HTTPS port.
     package let tlsPort: Int
     /// The HTTP port.
     package let plainPort: Int
     /// The certificates; the CA file to trust is ``TestCertificates/caPath``.
     package let certificates: TestCertificates
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     private init(directory: String, ports: [Int], certificates: TestCertificates) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         tlsPort = ports[0]
         plainPort = ports[1]
         self.certificates = certificates
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx.
@@ -43,7 +39,7 @@ package final class HSTSNginxPeer {
             launch: { peer in
                 try PeerLaunch.makeFolders(["temp"], in: peer.directory, mode: 0o777)
                 try PeerLaunch.write(Array(peer.configuration.utf8), to: "nginx.conf", in: peer.directory)
-                peer.process = try NginxProcess.start(
+                peer.home.process = try NginxProcess.start(
                     executable: executable, directory: peer.directory, ports: [peer.tlsPort, peer.plainPort])
             },
             stop: { $0.stop() })
@@ -59,9 +55,7 @@ package final class HSTSNginxPeer {
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func listen(_ port: Int, ssl: Bool) -> String {

@@ -44,21 +44,17 @@ package final class HTTP2NginxPeer {
     /// The TLS fixtures.
     package let certificates: TestCertificates
     /// The temporary directory with the configuration, documents, logs and uploads.
-    package let directory: String
+    package var directory: String { home.directory }
     private let ports: [Server: Int]
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// Whether the tests can run: nginx and openssl are installed, or `ASI_REQUIRE_PEERS=1` asks for a failure.
     package static let shouldRun = NginxPeer.shouldRun
 
     private init(certificates: TestCertificates, directory: String, ports: [Server: Int]) {
         self.certificates = certificates
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.ports = ports
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx and waits until every server accepts connections.
@@ -68,14 +64,11 @@ package final class HTTP2NginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
         return try PeerLaunch.retryingPortConflicts(
-            "nginx", portCount: Server.allCases.count, directoryPrefix: "asikit-h2-nginx",
-            make: { picked, directory in
-                HTTP2NginxPeer(certificates: certificates, directory: directory,
-                               ports: Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked)))
-            },
+            "nginx", servers: Server.self, directoryPrefix: "asikit-h2-nginx",
+            make: { HTTP2NginxPeer(certificates: certificates, directory: $1, ports: $0) },
             launch: { peer in
                 try peer.writeFiles()
-                peer.process = try NginxProcess.start(
+                peer.home.process = try NginxProcess.start(
                     executable: executable, directory: peer.directory, ports: Array(peer.ports.values))
             },
             stop: { $0.stop() })
@@ -114,9 +107,7 @@ package final class HTTP2NginxPeer {
 
     /// Stops nginx and deletes the temporary directory. Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func writeFiles() throws {

@@ -14,8 +14,8 @@ package final class MicrosocksPeer {
 
     /// The port it listens on.
     package let port: Int
-    private let directory: String
-    private var process: ChildProcess?
+    private var directory: String { home.directory }
+    private let home: PeerHome
 
     /// Where microsocks is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("microsocks")
@@ -26,11 +26,7 @@ package final class MicrosocksPeer {
 
     private init(port: Int, directory: String) {
         self.port = port
-        self.directory = directory
-    }
-
-    deinit {
-        stop()
+        home = PeerHome(directory: directory)
     }
 
     /// Starts microsocks and waits until it listens.
@@ -58,9 +54,7 @@ package final class MicrosocksPeer {
 
     /// Stops microsocks and deletes its directory. Safe to call more than once.
     package func stop() {
-        process?.terminate(grace: .seconds(2))
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop(grace: .seconds(2))
     }
 
     private func launch(executable: String, credential: Credential?) throws {
@@ -69,7 +63,7 @@ package final class MicrosocksPeer {
         var launch = PeerLaunch(name: "microsocks", executable: executable, arguments: arguments,
                                 directory: directory, ports: [port])
         launch.grace = .seconds(2)
-        process = try launch.start()
+        home.process = try launch.start()
     }
 }
 

@@ -12,12 +12,12 @@ package final class MotoPeer {
     /// The port it listens on.
     package let port: Int
     /// The temporary directory with its log.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The access key ID the server accepts.
     package private(set) var accessKeyID = ""
     /// The secret of ``accessKeyID``.
     package private(set) var secretAccessKey = ""
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// The Python interpreter, or `nil`.
     package static let python: String? = ChildProcess.find("python3")
@@ -40,12 +40,8 @@ package final class MotoPeer {
 
     private init(port: Int, directory: String, checksSignatures: Bool) {
         self.port = port
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.checksSignatures = checksSignatures
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts moto, waits until it answers and owns its port, and creates the access key.
@@ -68,9 +64,7 @@ package final class MotoPeer {
 
     /// Stops moto (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func launch(python: String) throws {
@@ -81,7 +75,7 @@ package final class MotoPeer {
             .merging(checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:]) { $1 }
         launch.isReady = { [port] _ in LoopbackPorts.statusCode(port: port, path: "/moto-api/") == 200 }
         launch.pollMicroseconds = 100_000
-        process = try launch.start()
+        home.process = try launch.start()
         if checksSignatures {
             try createAccessKey(python: python)
         } else {

@@ -17,18 +17,14 @@ package final class NghttpdPeer {
     package let usesTLS: Bool
     /// The TLS fixtures.
     package let certificates: TestCertificates
-    private let directory: String
-    private var process: ChildProcess?
+    private var directory: String { home.directory }
+    private let home: PeerHome
 
     private init(port: Int, usesTLS: Bool, certificates: TestCertificates, directory: String) {
         self.port = port
         self.usesTLS = usesTLS
         self.certificates = certificates
-        self.directory = directory
-    }
-
-    deinit {
-        stop()
+        home = PeerHome(directory: directory)
     }
 
     /// Starts nghttpd and waits until it accepts connections.
@@ -54,9 +50,7 @@ package final class NghttpdPeer {
 
     /// Stops nghttpd and deletes its directory. Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func launch(executable: String) throws {
@@ -74,7 +68,7 @@ package final class NghttpdPeer {
         } else {
             arguments += ["--no-tls", String(port)]
         }
-        process = try PeerLaunch(name: "nghttpd", executable: executable, arguments: arguments,
+        home.process = try PeerLaunch(name: "nghttpd", executable: executable, arguments: arguments,
                                  directory: directory, ports: [port]).start()
     }
 }

@@ -23,9 +23,9 @@ package final class NginxPeer {
     /// The TLS fixtures the servers use.
     package let certificates: TestCertificates
     /// The temporary directory with the configuration, document root, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     private let ports: [Server: Int]
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// The body of `/1k.bin`: 1,024 bytes, `i % 251` for each index.
     package static let oneKiB: [UInt8] = (0..<1024).map { UInt8($0 % 251) }
@@ -46,12 +46,8 @@ package final class NginxPeer {
 
     private init(certificates: TestCertificates, directory: String, ports: [Server: Int]) {
         self.certificates = certificates
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.ports = ports
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx and waits until every server accepts connections. Retries with fresh ports when a port was
@@ -63,11 +59,8 @@ package final class NginxPeer {
         guard let executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
         return try PeerLaunch.retryingPortConflicts(
-            "nginx", portCount: Server.allCases.count, directoryPrefix: "asikit-nginx",
-            make: { picked, directory in
-                NginxPeer(certificates: certificates, directory: directory,
-                          ports: Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked)))
-            },
+            "nginx", servers: Server.self, directoryPrefix: "asikit-nginx",
+            make: { NginxPeer(certificates: certificates, directory: $1, ports: $0) },
             launch: { try $0.launch(executable: executable) },
             stop: { $0.stop() })
     }
@@ -98,14 +91,12 @@ package final class NginxPeer {
     /// Stops nginx (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func launch(executable: String) throws {
         try writeFiles()
-        process = try NginxProcess.start(
+        home.process = try NginxProcess.start(
             executable: executable, directory: directory, ports: Array(ports.values))
     }
 

@@ -120,6 +120,30 @@ extension PeerLaunch {
             launch: launch, stop: stop)
     }
 
+    /// The same for a peer that runs several servers, one port each: `make` gets each server's port.
+    /// - Parameters:
+    ///   - name: The program, for the error when every attempt fails.
+    ///   - servers: The peer's servers.
+    ///   - directoryPrefix: The prefix of its temporary directory.
+    ///   - make: Makes a peer from its servers' ports and its directory.
+    ///   - launch: Writes its files, starts it and waits until it is ready.
+    ///   - stop: Stops a peer that failed to start and deletes its directory.
+    /// - Returns: The running peer.
+    /// - Throws: The last ``PeerError``, or what `make` throws.
+    package static func retryingPortConflicts<Peer, Server: CaseIterable & Hashable>(
+        _ name: String,
+        servers: Server.Type,
+        directoryPrefix: String,
+        make: ([Server: Int], String) throws -> Peer,
+        launch: (Peer) throws -> Void,
+        stop: (Peer) -> Void
+    ) throws -> Peer {
+        try retryingPortConflicts(
+            name, portCount: Server.allCases.count, directoryPrefix: directoryPrefix,
+            make: { try make(Dictionary(uniqueKeysWithValues: zip(Server.allCases, $0)), $1) },
+            launch: launch, stop: stop)
+    }
+
     /// Writes a file of a peer's directory, readable by a server that drops privileges (mode 0644).
     /// - Parameters:
     ///   - bytes: The contents.

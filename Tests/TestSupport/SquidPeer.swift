@@ -24,8 +24,8 @@ package final class SquidPeer {
     package let httpsPort: Int?
     private let certificates: TestCertificates?
     /// The temporary directory with its configuration and logs.
-    package let directory: String
-    private var process: ChildProcess?
+    package var directory: String { home.directory }
+    private let home: PeerHome
 
     /// Where squid is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("squid")
@@ -40,12 +40,8 @@ package final class SquidPeer {
     private init(ports: [Int], directory: String, certificates: TestCertificates?) {
         port = ports[0]
         httpsPort = certificates == nil ? nil : ports[1]
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.certificates = certificates
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts squid and waits until it accepts connections.
@@ -85,9 +81,7 @@ package final class SquidPeer {
 
     /// Stops squid and deletes the temporary directory. Safe to call more than once.
     package func stop() {
-        process?.terminate(grace: .seconds(3))
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop(grace: .seconds(3))
     }
 
     private var configuration: String {
@@ -145,7 +139,7 @@ package final class SquidPeer {
         launch.readyMarker = "Accepting HTTP Socket connections"
         launch.pollMicroseconds = 50_000
         launch.grace = .seconds(3)
-        process = try launch.start()
+        home.process = try launch.start()
     }
 }
 

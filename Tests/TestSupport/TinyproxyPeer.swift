@@ -12,9 +12,9 @@ package final class TinyproxyPeer {
     /// The port it listens on.
     package let port: Int
     /// The temporary directory with its configuration and log.
-    package let directory: String
+    package var directory: String { home.directory }
     private let basicAuth: Credential?
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// Where tinyproxy is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("tinyproxy")
@@ -25,12 +25,8 @@ package final class TinyproxyPeer {
 
     private init(port: Int, directory: String, basicAuth: Credential?) {
         self.port = port
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.basicAuth = basicAuth
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts tinyproxy and waits until it accepts connections. Tries again on a fresh port when the port was
@@ -63,9 +59,7 @@ package final class TinyproxyPeer {
     /// Stops tinyproxy (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -91,7 +85,7 @@ package final class TinyproxyPeer {
         // belong to another test's server that took the port after it was picked.
         launch.logFile = "tinyproxy.log"
         launch.readyMarker = "Accepting connections"
-        process = try launch.start()
+        home.process = try launch.start()
     }
 }
 

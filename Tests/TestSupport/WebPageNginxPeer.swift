@@ -9,21 +9,17 @@ import Glibc
 /// Use ``withWebPageNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class WebPageNginxPeer {
     /// The temporary directory with the configuration, document roots, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The page host's port.
     package let pagePort: Int
     /// The CDN host's port.
     package let cdnPort: Int
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     private init(directory: String, ports: [Int]) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.pagePort = ports[0]
         self.cdnPort = ports[1]
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx.
@@ -36,7 +32,7 @@ package final class WebPageNginxPeer {
             make: { WebPageNginxPeer(directory: $1, ports: $0) },
             launch: { peer in
                 try peer.writeFiles()
-                peer.process = try NginxProcess.start(
+                peer.home.process = try NginxProcess.start(
                     executable: executable, directory: peer.directory, ports: [peer.pagePort, peer.cdnPort])
             },
             stop: { $0.stop() })
@@ -68,9 +64,7 @@ package final class WebPageNginxPeer {
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func substituted(_ bytes: [UInt8]) -> [UInt8] {
