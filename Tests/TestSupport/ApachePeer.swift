@@ -18,8 +18,8 @@ package final class ApachePeer {
     /// The port it listens on.
     package let port: Int
     /// The temporary directory with its configuration, documents and logs.
-    package let directory: String
-    private var process: ChildProcess?
+    package var directory: String { home.directory }
+    private let home: PeerHome
 
     /// Where apache2 is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("apache2")
@@ -33,11 +33,7 @@ package final class ApachePeer {
 
     private init(port: Int, directory: String) {
         self.port = port
-        self.directory = directory
-    }
-
-    deinit {
-        stop()
+        home = PeerHome(directory: directory)
     }
 
     /// Starts Apache and waits until `/open/` answers.
@@ -46,10 +42,9 @@ package final class ApachePeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start() throws -> ApachePeer {
         guard let executable else { throw PeerError.notInstalled("apache2 (apt-get install apache2 apache2-utils)") }
-        return try PeerError.retryingPortConflicts(
-            "apache2", attempts: 5,
-            make: { ApachePeer(port: LoopbackPorts.pick(1)[0],
-                               directory: try makeTemporaryDirectory(prefix: "asikit-apache")) },
+        return try PeerLaunch.retryingPortConflicts(
+            "apache2", portCount: 1, directoryPrefix: "asikit-apache",
+            make: { ApachePeer(port: $0[0], directory: $1) },
             launch: { try $0.launch(executable: executable) },
             stop: { $0.stop() })
     }
@@ -68,9 +63,7 @@ package final class ApachePeer {
 
     /// Stops Apache and deletes the temporary directory. Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -123,26 +116,13 @@ package final class ApachePeer {
         for path in ["/digest.pw", "/httpd.conf", "/www/digest/index.txt", "/www/open/index.txt"] {
             chmod(directory + path, 0o644)
         }
-        let child = try ChildProcess(executable: executable,
-                                     arguments: ["-f", directory + "/httpd.conf", "-DFOREGROUND"],
-                                     logPath: directory + "/output.log")
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            let errors = String(decoding: fileManager.contents(atPath: directory + "/error.log") ?? Data(),
-                                as: UTF8.self)
-            guard child.isRunning else {
-                throw PeerError.startFailed("apache2 (\(child.exitDescription ?? "exited"))",
-                                            log: child.logTail + errors.suffix(2048))
-            }
-            if LoopbackPorts.statusCode(port: port, path: "/open/index.txt") == 200,
-                ListeningSocketOwner.holds(port: port, pid: child.pid)
-            {
-                return
-            }
-            usleep(50_000)
-        }
-        throw PeerError.notReady("apache2", log: child.logTail)
+        var launch = PeerLaunch(name: "apache2", executable: executable,
+                                arguments: ["-f", directory + "/httpd.conf", "-DFOREGROUND"],
+                                directory: directory, ports: [port])
+        launch.logFile = "error.log"
+        launch.isReady = { [port] _ in LoopbackPorts.statusCode(port: port, path: "/open/index.txt") == 200 }
+        launch.pollMicroseconds = 50_000
+        home.process = try launch.start()
     }
 
     /// The MD5 of a text, in hex, by `md5sum` (the test support does not link OpenSSL).

@@ -16,10 +16,10 @@ import GzipCodec
 /// Use ``withCacheNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class CacheNginxPeer {
     /// The temporary directory with the configuration, document root, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The port.
     package let port: Int
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// The body of `/slow/512k.bin`: 512 KiB, `i % 253` for each index.
     package static let slowBody: [UInt8] = (0..<(1 << 19)).map { UInt8($0 % 253) }
@@ -29,12 +29,8 @@ package final class CacheNginxPeer {
         String(repeating: "served by gzip_static, kept decoded by the cache\n", count: 1338).utf8.prefix(1 << 16))
 
     private init(directory: String, port: Int) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.port = port
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx.
@@ -43,12 +39,9 @@ package final class CacheNginxPeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start() throws -> CacheNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                CacheNginxPeer(
-                    directory: try makeTemporaryDirectory(prefix: "asikit-cache-nginx"), port: LoopbackPorts.pick(1)[0])
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 1, directoryPrefix: "asikit-cache-nginx",
+            make: { CacheNginxPeer(directory: $1, port: $0[0]) },
             launch: { peer in
                 try peer.writeFiles()
                 try peer.launch(executable: executable)
@@ -73,14 +66,12 @@ package final class CacheNginxPeer {
 
     /// Stops nginx but keeps its directory (the access log stays readable); connections are then refused.
     package func stopServer() {
-        process?.terminate()
-        process = nil
+        home.stopProcess()
     }
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        stopServer()
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -107,11 +98,8 @@ package final class CacheNginxPeer {
     }
 
     private func writeFiles() throws {
-        for subdirectory in ["www", "www/fresh", "www/stale", "www/slow", "www/gz", "temp"] {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
+        try PeerLaunch.makeFolders(["www", "www/fresh", "www/stale", "www/slow", "www/gz", "temp"], in: directory,
+                                   mode: 0o777)
         for path in ["www/fresh/1k.bin", "www/stale/1k.bin"] { try write(NginxPeer.oneKiB, to: path) }
         try write(Self.slowBody, to: "www/slow/512k.bin")
         try write(Self.gzipText, to: "www/gz/text.txt")
@@ -120,13 +108,11 @@ package final class CacheNginxPeer {
     }
 
     private func write(_ bytes: [UInt8], to relativePath: String) throws {
-        let path = directory + "/" + relativePath
-        try Data(bytes).write(to: URL(filePath: path))
-        chmod(path, 0o644)
+        try PeerLaunch.write(bytes, to: relativePath, in: directory)
     }
 
     private func launch(executable: String) throws {
-        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
+        home.process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
     }
 }
 

@@ -14,31 +14,23 @@ import Glibc
 /// Use ``withDataNginx(files:precompressed:_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class DataPathNginxPeer {
     /// The temporary directory with the configuration, document root (`www/`), logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The port.
     package let port: Int
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     private init(directory: String, port: Int) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.port = port
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx serving `files` (name to contents) under `/files/`, `/dyn/` and `/norange/`, and `files` plus
     /// their gzip forms `precompressed` (name to `.gz` contents) under `/gz/`.
     package static func start(files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws -> DataPathNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                DataPathNginxPeer(
-                    directory: try makeTemporaryDirectory(prefix: "asikit-data-nginx"),
-                    port: LoopbackPorts.pick(1)[0])
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 1, directoryPrefix: "asikit-data-nginx",
+            make: { DataPathNginxPeer(directory: $1, port: $0[0]) },
             launch: { peer in
                 try peer.writeFiles(files, precompressed: precompressed)
                 try peer.launch(executable: executable)
@@ -73,9 +65,7 @@ package final class DataPathNginxPeer {
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -104,11 +94,7 @@ package final class DataPathNginxPeer {
     }
 
     private func writeFiles(_ files: [String: [UInt8]], precompressed: [String: [UInt8]]) throws {
-        for subdirectory in ["www", "www/files", "www/gz", "www/dav", "temp"] {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
+        try PeerLaunch.makeFolders(["www", "www/files", "www/gz", "www/dav", "temp"], in: directory, mode: 0o777)
         for (name, bytes) in files {
             try write(bytes, to: "www/files/" + name)
             try write(bytes, to: "www/gz/" + name)
@@ -118,13 +104,11 @@ package final class DataPathNginxPeer {
     }
 
     private func write(_ bytes: [UInt8], to relativePath: String) throws {
-        let path = directory + "/" + relativePath
-        try Data(bytes).write(to: URL(filePath: path))
-        chmod(path, 0o644)
+        try PeerLaunch.write(bytes, to: relativePath, in: directory)
     }
 
     private func launch(executable: String) throws {
-        process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
+        home.process = try NginxProcess.start(executable: executable, directory: directory, ports: [port])
     }
 }
 

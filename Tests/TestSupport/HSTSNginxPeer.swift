@@ -11,24 +11,20 @@ import Glibc
 /// Use ``withHSTSNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class HSTSNginxPeer {
     /// The temporary directory with the configuration, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The HTTPS port.
     package let tlsPort: Int
     /// The HTTP port.
     package let plainPort: Int
     /// The certificates; the CA file to trust is ``TestCertificates/caPath``.
     package let certificates: TestCertificates
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     private init(directory: String, ports: [Int], certificates: TestCertificates) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         tlsPort = ports[0]
         plainPort = ports[1]
         self.certificates = certificates
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx.
@@ -37,18 +33,13 @@ package final class HSTSNginxPeer {
     package static func start() throws -> HSTSNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                HSTSNginxPeer(directory: try makeTemporaryDirectory(prefix: "asikit-hsts-nginx"),
-                              ports: LoopbackPorts.pick(2), certificates: certificates)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 2, directoryPrefix: "asikit-hsts-nginx",
+            make: { HSTSNginxPeer(directory: $1, ports: $0, certificates: certificates) },
             launch: { peer in
-                try FileManager.default.createDirectory(atPath: peer.directory + "/temp",
-                                                        withIntermediateDirectories: true)
-                chmod(peer.directory + "/temp", 0o777)
-                try Data(peer.configuration.utf8).write(to: URL(filePath: peer.directory + "/nginx.conf"))
-                peer.process = try NginxProcess.start(
+                try PeerLaunch.makeFolders(["temp"], in: peer.directory, mode: 0o777)
+                try PeerLaunch.write(Array(peer.configuration.utf8), to: "nginx.conf", in: peer.directory)
+                peer.home.process = try NginxProcess.start(
                     executable: executable, directory: peer.directory, ports: [peer.tlsPort, peer.plainPort])
             },
             stop: { $0.stop() })
@@ -64,9 +55,7 @@ package final class HSTSNginxPeer {
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func listen(_ port: Int, ssl: Bool) -> String {

@@ -44,21 +44,17 @@ package final class HTTP2NginxPeer {
     /// The TLS fixtures.
     package let certificates: TestCertificates
     /// The temporary directory with the configuration, documents, logs and uploads.
-    package let directory: String
+    package var directory: String { home.directory }
     private let ports: [Server: Int]
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// Whether the tests can run: nginx and openssl are installed, or `ASI_REQUIRE_PEERS=1` asks for a failure.
     package static let shouldRun = NginxPeer.shouldRun
 
     private init(certificates: TestCertificates, directory: String, ports: [Server: Int]) {
         self.certificates = certificates
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.ports = ports
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx and waits until every server accepts connections.
@@ -67,17 +63,12 @@ package final class HTTP2NginxPeer {
     package static func start() throws -> HTTP2NginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                let picked = LoopbackPorts.pick(Server.allCases.count)
-                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, picked))
-                return HTTP2NginxPeer(certificates: certificates,
-                                      directory: try makeTemporaryDirectory(prefix: "asikit-h2-nginx"), ports: ports)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", servers: Server.self, directoryPrefix: "asikit-h2-nginx",
+            make: { HTTP2NginxPeer(certificates: certificates, directory: $1, ports: $0) },
             launch: { peer in
                 try peer.writeFiles()
-                peer.process = try NginxProcess.start(
+                peer.home.process = try NginxProcess.start(
                     executable: executable, directory: peer.directory, ports: Array(peer.ports.values))
             },
             stop: { $0.stop() })
@@ -116,17 +107,11 @@ package final class HTTP2NginxPeer {
 
     /// Stops nginx and deletes the temporary directory. Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func writeFiles() throws {
-        let fileManager = FileManager.default
-        for subdirectory in ["www", "www/uploads", "temp"] {
-            try fileManager.createDirectory(atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
+        try PeerLaunch.makeFolders(["www", "www/uploads", "temp"], in: directory, mode: 0o777)
         try Data(NginxPeer.oneKiB).write(to: URL(filePath: directory + "/www/1k.bin"))
         var big = Data(capacity: Self.bigSize)
         for _ in 0..<(Self.bigSize / Self.bigBlock.count) { big.append(contentsOf: Self.bigBlock) }

@@ -49,11 +49,9 @@ package final class HttpbinPeer {
         guard let python, isInstalled else {
             throw PeerError.notInstalled("httpbin or gunicorn (pip install httpbin gunicorn)")
         }
-        return try PeerError.retryingPortConflicts(
-            "httpbin", attempts: 3,
-            make: {
-                HttpbinPeer(port: LoopbackPorts.pick(1)[0], directory: try makeTemporaryDirectory(prefix: "asikit-httpbin"))
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "httpbin", attempts: 3, portCount: 1, directoryPrefix: "asikit-httpbin",
+            make: { HttpbinPeer(port: $0[0], directory: $1) },
             launch: { try $0.launch(python: python) },
             stop: { $0.stop() })
     }
@@ -85,27 +83,17 @@ package final class HttpbinPeer {
     }
 
     private func launch(python: String) throws {
-        let child = try ChildProcess(
-            executable: python,
+        var launch = PeerLaunch(
+            name: "httpbin", executable: python,
             arguments: [
                 "-m", "gunicorn", "-b", "127.0.0.1:\(port)", "-w", "2", "--graceful-timeout", "1",
                 "--log-level", "warning", "--no-control-socket", "httpbin:app",
             ],
-            logPath: directory + "/output.log",
-            environment: ["PYTHONDONTWRITEBYTECODE": "1"]
-        )
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("httpbin (\(child.exitDescription ?? "exited"))", log: child.logTail)
-            }
-            if LoopbackPorts.statusCode(port: port, path: "/get") == 200, ListeningSocketOwner.holds(port: port, pid: child.pid) {
-                return
-            }
-            usleep(50_000)
-        }
-        throw PeerError.notReady("httpbin", log: child.logTail)
+            directory: directory, ports: [port])
+        launch.environment = ["PYTHONDONTWRITEBYTECODE": "1"]
+        launch.isReady = { [port] _ in LoopbackPorts.statusCode(port: port, path: "/get") == 200 }
+        launch.pollMicroseconds = 50_000
+        process = try launch.start()
     }
 }
 

@@ -14,8 +14,8 @@ package final class MicrosocksPeer {
 
     /// The port it listens on.
     package let port: Int
-    private let directory: String
-    private var process: ChildProcess?
+    private var directory: String { home.directory }
+    private let home: PeerHome
 
     /// Where microsocks is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("microsocks")
@@ -26,11 +26,7 @@ package final class MicrosocksPeer {
 
     private init(port: Int, directory: String) {
         self.port = port
-        self.directory = directory
-    }
-
-    deinit {
-        stop()
+        home = PeerHome(directory: directory)
     }
 
     /// Starts microsocks and waits until it listens.
@@ -40,10 +36,9 @@ package final class MicrosocksPeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(credential: Credential? = nil) throws -> MicrosocksPeer {
         guard let executable else { throw PeerError.notInstalled("microsocks (apt-get install microsocks)") }
-        return try PeerError.retryingPortConflicts(
-            "microsocks", attempts: 5,
-            make: { MicrosocksPeer(port: LoopbackPorts.pick(1)[0],
-                                   directory: try makeTemporaryDirectory(prefix: "asikit-microsocks")) },
+        return try PeerLaunch.retryingPortConflicts(
+            "microsocks", portCount: 1, directoryPrefix: "asikit-microsocks",
+            make: { MicrosocksPeer(port: $0[0], directory: $1) },
             launch: { try $0.launch(executable: executable, credential: credential) },
             stop: { $0.stop() })
     }
@@ -59,25 +54,16 @@ package final class MicrosocksPeer {
 
     /// Stops microsocks and deletes its directory. Safe to call more than once.
     package func stop() {
-        process?.terminate(grace: .seconds(2))
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop(grace: .seconds(2))
     }
 
     private func launch(executable: String, credential: Credential?) throws {
         var arguments = ["-i", "127.0.0.1", "-p", String(port), "-b", Self.outgoingAddress]
         if let credential { arguments += ["-u", credential.user, "-P", credential.password] }
-        let child = try ChildProcess(executable: executable, arguments: arguments, logPath: directory + "/output.log")
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("microsocks (\(child.exitDescription ?? "exited"))", log: child.logTail)
-            }
-            if LoopbackPorts.accepts(port), ListeningSocketOwner.holds(port: port, pid: child.pid) { return }
-            usleep(20_000)
-        }
-        throw PeerError.notReady("microsocks", log: child.logTail)
+        var launch = PeerLaunch(name: "microsocks", executable: executable, arguments: arguments,
+                                directory: directory, ports: [port])
+        launch.grace = .seconds(2)
+        home.process = try launch.start()
     }
 }
 

@@ -12,12 +12,12 @@ package final class MotoPeer {
     /// The port it listens on.
     package let port: Int
     /// The temporary directory with its log.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The access key ID the server accepts.
     package private(set) var accessKeyID = ""
     /// The secret of ``accessKeyID``.
     package private(set) var secretAccessKey = ""
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// The Python interpreter, or `nil`.
     package static let python: String? = ChildProcess.find("python3")
@@ -40,12 +40,8 @@ package final class MotoPeer {
 
     private init(port: Int, directory: String, checksSignatures: Bool) {
         self.port = port
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.checksSignatures = checksSignatures
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts moto, waits until it answers and owns its port, and creates the access key.
@@ -56,13 +52,9 @@ package final class MotoPeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(checksSignatures: Bool = true) throws -> MotoPeer {
         guard let python, isInstalled else { throw PeerError.notInstalled("moto (pip install 'moto[server]')") }
-        return try PeerError.retryingPortConflicts(
-            "moto", attempts: 3,
-            make: {
-                MotoPeer(
-                    port: LoopbackPorts.pick(1)[0], directory: try makeTemporaryDirectory(prefix: "asikit-moto"),
-                    checksSignatures: checksSignatures)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "moto", attempts: 3, portCount: 1, directoryPrefix: "asikit-moto",
+            make: { MotoPeer(port: $0[0], directory: $1, checksSignatures: checksSignatures) },
             launch: { try $0.launch(python: python) },
             stop: { $0.stop() })
     }
@@ -72,36 +64,23 @@ package final class MotoPeer {
 
     /// Stops moto (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func launch(python: String) throws {
-        let child = try ChildProcess(
-            executable: python, arguments: ["-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)],
-            logPath: directory + "/output.log",
-            environment: ["PYTHONDONTWRITEBYTECODE": "1"]
-                .merging(checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:]) { $1 })
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("moto (\(child.exitDescription ?? "exited"))", log: child.logTail)
-            }
-            if LoopbackPorts.statusCode(port: port, path: "/moto-api/") == 200,
-                ListeningSocketOwner.holds(port: port, pid: child.pid)
-            {
-                if checksSignatures {
-                    try createAccessKey(python: python)
-                } else {
-                    (accessKeyID, secretAccessKey) = ("AKIDEXAMPLE", "unchecked")
-                }
-                return
-            }
-            usleep(100_000)
+        var launch = PeerLaunch(
+            name: "moto", executable: python, arguments: ["-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)],
+            directory: directory, ports: [port])
+        launch.environment = ["PYTHONDONTWRITEBYTECODE": "1"]
+            .merging(checksSignatures ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:]) { $1 }
+        launch.isReady = { [port] _ in LoopbackPorts.statusCode(port: port, path: "/moto-api/") == 200 }
+        launch.pollMicroseconds = 100_000
+        home.process = try launch.start()
+        if checksSignatures {
+            try createAccessKey(python: python)
+        } else {
+            (accessKeyID, secretAccessKey) = ("AKIDEXAMPLE", "unchecked")
         }
-        throw PeerError.notReady("moto", log: child.logTail)
     }
 
     /// The three unauthenticated calls: an IAM user, an allow-all inline policy, and its access key.

@@ -17,18 +17,14 @@ package final class NghttpdPeer {
     package let usesTLS: Bool
     /// The TLS fixtures.
     package let certificates: TestCertificates
-    private let directory: String
-    private var process: ChildProcess?
+    private var directory: String { home.directory }
+    private let home: PeerHome
 
     private init(port: Int, usesTLS: Bool, certificates: TestCertificates, directory: String) {
         self.port = port
         self.usesTLS = usesTLS
         self.certificates = certificates
-        self.directory = directory
-    }
-
-    deinit {
-        stop()
+        home = PeerHome(directory: directory)
     }
 
     /// Starts nghttpd and waits until it accepts connections.
@@ -38,12 +34,9 @@ package final class NghttpdPeer {
     package static func start(usesTLS: Bool) throws -> NghttpdPeer {
         guard let executable else { throw PeerError.notInstalled("nghttpd (Debian's nghttp2-server)") }
         let certificates = try TestCertificates.shared()
-        return try PeerError.retryingPortConflicts(
-            "nghttpd", attempts: 5,
-            make: {
-                NghttpdPeer(port: LoopbackPorts.pick(1)[0], usesTLS: usesTLS, certificates: certificates,
-                            directory: try makeTemporaryDirectory(prefix: "asikit-nghttpd"))
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nghttpd", portCount: 1, directoryPrefix: "asikit-nghttpd",
+            make: { NghttpdPeer(port: $0[0], usesTLS: usesTLS, certificates: certificates, directory: $1) },
             launch: { try $0.launch(executable: executable) },
             stop: { $0.stop() })
     }
@@ -57,9 +50,7 @@ package final class NghttpdPeer {
 
     /// Stops nghttpd and deletes its directory. Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func launch(executable: String) throws {
@@ -77,17 +68,8 @@ package final class NghttpdPeer {
         } else {
             arguments += ["--no-tls", String(port)]
         }
-        let child = try ChildProcess(executable: executable, arguments: arguments, logPath: directory + "/output.log")
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("nghttpd (\(child.exitDescription ?? "exited"))", log: child.logTail)
-            }
-            if LoopbackPorts.accepts(port) && ListeningSocketOwner.holds(port: port, pid: child.pid) { return }
-            usleep(20_000)
-        }
-        throw PeerError.notReady("nghttpd", log: child.logTail)
+        home.process = try PeerLaunch(name: "nghttpd", executable: executable, arguments: arguments,
+                                 directory: directory, ports: [port]).start()
     }
 }
 

@@ -23,9 +23,9 @@ package final class NginxPeer {
     /// The TLS fixtures the servers use.
     package let certificates: TestCertificates
     /// The temporary directory with the configuration, document root, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     private let ports: [Server: Int]
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// The body of `/1k.bin`: 1,024 bytes, `i % 251` for each index.
     package static let oneKiB: [UInt8] = (0..<1024).map { UInt8($0 % 251) }
@@ -46,12 +46,8 @@ package final class NginxPeer {
 
     private init(certificates: TestCertificates, directory: String, ports: [Server: Int]) {
         self.certificates = certificates
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.ports = ports
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx and waits until every server accepts connections. Retries with fresh ports when a port was
@@ -62,13 +58,9 @@ package final class NginxPeer {
     package static func start() throws -> NginxPeer {
         guard let executable else { throw PeerError.notInstalled("nginx") }
         let certificates = try TestCertificates.shared()
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                let ports = Dictionary(uniqueKeysWithValues: zip(Server.allCases, LoopbackPorts.pick(Server.allCases.count)))
-                return NginxPeer(certificates: certificates,
-                                 directory: try makeTemporaryDirectory(prefix: "asikit-nginx"), ports: ports)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", servers: Server.self, directoryPrefix: "asikit-nginx",
+            make: { NginxPeer(certificates: certificates, directory: $1, ports: $0) },
             launch: { try $0.launch(executable: executable) },
             stop: { $0.stop() })
     }
@@ -99,23 +91,17 @@ package final class NginxPeer {
     /// Stops nginx (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func launch(executable: String) throws {
         try writeFiles()
-        process = try NginxProcess.start(
+        home.process = try NginxProcess.start(
             executable: executable, directory: directory, ports: Array(ports.values))
     }
 
     private func writeFiles() throws {
-        let fileManager = FileManager.default
-        for subdirectory in ["www", "temp"] {
-            try fileManager.createDirectory(atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o755)
-        }
+        try PeerLaunch.makeFolders(["www", "temp"], in: directory, mode: 0o755)
         try write(Array("hello\n".utf8), to: "www/hello.txt")
         try write(Self.oneKiB, to: "www/1k.bin")
         try write(Self.cafeJSON, to: "www/cafe.json")
@@ -124,9 +110,7 @@ package final class NginxPeer {
     }
 
     private func write(_ bytes: [UInt8], to relativePath: String) throws {
-        let path = directory + "/" + relativePath
-        try Data(bytes).write(to: URL(filePath: path))
-        chmod(path, 0o644)
+        try PeerLaunch.write(bytes, to: relativePath, in: directory)
     }
 }
 

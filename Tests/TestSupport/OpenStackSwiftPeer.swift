@@ -67,12 +67,9 @@ package final class OpenStackSwiftPeer: @unchecked Sendable {
         guard let python, isInstalled else {
             throw PeerError.notInstalled("OpenStack Swift (scripts/install-dependencies.sh installs swift-proxy, …)")
         }
-        return try PeerError.retryingPortConflicts(
-            "OpenStack Swift", attempts: 3,
-            make: {
-                OpenStackSwiftPeer(
-                    ports: LoopbackPorts.pick(6), directory: try makeTemporaryDirectory(prefix: "asikit-swift"))
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "OpenStack Swift", attempts: 3, portCount: 6, directoryPrefix: "asikit-swift",
+            make: { OpenStackSwiftPeer(ports: $0, directory: $1) },
             launch: { try $0.launch(python: python) },
             stop: { $0.stop() })
     }

@@ -24,8 +24,8 @@ package final class SquidPeer {
     package let httpsPort: Int?
     private let certificates: TestCertificates?
     /// The temporary directory with its configuration and logs.
-    package let directory: String
-    private var process: ChildProcess?
+    package var directory: String { home.directory }
+    private let home: PeerHome
 
     /// Where squid is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("squid")
@@ -40,12 +40,8 @@ package final class SquidPeer {
     private init(ports: [Int], directory: String, certificates: TestCertificates?) {
         port = ports[0]
         httpsPort = certificates == nil ? nil : ports[1]
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.certificates = certificates
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts squid and waits until it accepts connections.
@@ -57,12 +53,9 @@ package final class SquidPeer {
         guard let executable, let htpasswd = ChildProcess.find("htpasswd") else {
             throw PeerError.notInstalled("squid and htpasswd (apt-get install squid apache2-utils)")
         }
-        return try PeerError.retryingPortConflicts(
-            "squid", attempts: 5,
-            make: {
-                SquidPeer(ports: LoopbackPorts.pick(2), directory: try makeTemporaryDirectory(prefix: "asikit-squid"),
-                          certificates: tls)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "squid", portCount: 2, directoryPrefix: "asikit-squid",
+            make: { SquidPeer(ports: $0, directory: $1, certificates: tls) },
             launch: { try $0.launch(executable: executable, htpasswd: htpasswd) },
             stop: { $0.stop() })
     }
@@ -88,9 +81,7 @@ package final class SquidPeer {
 
     /// Stops squid and deletes the temporary directory. Safe to call more than once.
     package func stop() {
-        process?.terminate(grace: .seconds(3))
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop(grace: .seconds(3))
     }
 
     private var configuration: String {
@@ -138,34 +129,17 @@ package final class SquidPeer {
         // A service name of its own (-n): squid names its shared-memory segments after it, and two squids of the
         // parallel suite starting at once under the default name collided ("shm_open(/squid-cf__metadata.shm):
         // File exists").
-        let child = try ChildProcess(
-            executable: executable, arguments: ["-N", "-n", "asikit\(port)", "-f", directory + "/squid.conf"],
-            logPath: directory + "/output.log")
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        var log = ""
-        while ContinuousClock.now < deadline {
-            log = String(decoding: FileManager.default.contents(atPath: directory + "/cache.log") ?? Data(),
-                         as: UTF8.self)
-            guard child.isRunning else {
-                throw PeerError.startFailed("squid (\(child.exitDescription ?? "exited"))",
-                                            log: child.logTail + log.suffix(2048))
-            }
-            // squid goes on running without a port it could not bind ("commBind Cannot bind socket … Address
-            // already in use"): that is a port conflict, tried again on fresh ports, not a squid still starting.
-            if PeerError.reportsPortConflict(log) {
-                throw PeerError.startFailed("squid (a port was taken)", log: String(log.suffix(2048)))
-            }
-            if log.contains("Accepting HTTP Socket connections"), LoopbackPorts.accepts(port),
-                ListeningSocketOwner.holds(port: port, pid: child.pid),
-                httpsPort.map({ LoopbackPorts.accepts($0) && ListeningSocketOwner.holds(port: $0, pid: child.pid) })
-                    ?? true
-            {
-                return
-            }
-            usleep(50_000)
-        }
-        throw PeerError.notReady("squid", log: child.logTail + log.suffix(2048))
+        var launch = PeerLaunch(
+            name: "squid", executable: executable,
+            arguments: ["-N", "-n", "asikit\(port)", "-f", directory + "/squid.conf"],
+            directory: directory, ports: [port] + (httpsPort.map { [$0] } ?? []))
+        // squid goes on running without a port it could not bind ("commBind Cannot bind socket … Address already
+        // in use"): the launcher reads that in cache.log as a port conflict, tried again on fresh ports.
+        launch.logFile = "cache.log"
+        launch.readyMarker = "Accepting HTTP Socket connections"
+        launch.pollMicroseconds = 50_000
+        launch.grace = .seconds(3)
+        home.process = try launch.start()
     }
 }
 

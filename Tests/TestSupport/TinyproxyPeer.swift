@@ -12,9 +12,9 @@ package final class TinyproxyPeer {
     /// The port it listens on.
     package let port: Int
     /// The temporary directory with its configuration and log.
-    package let directory: String
+    package var directory: String { home.directory }
     private let basicAuth: Credential?
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     /// Where tinyproxy is installed, or `nil`.
     package static let executable: String? = ChildProcess.find("tinyproxy")
@@ -25,12 +25,8 @@ package final class TinyproxyPeer {
 
     private init(port: Int, directory: String, basicAuth: Credential?) {
         self.port = port
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.basicAuth = basicAuth
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts tinyproxy and waits until it accepts connections. Tries again on a fresh port when the port was
@@ -41,12 +37,9 @@ package final class TinyproxyPeer {
     ///   within ``PeerEnvironment/startupTimeout``.
     package static func start(basicAuth: Credential? = nil) throws -> TinyproxyPeer {
         guard let executable else { throw PeerError.notInstalled("tinyproxy (apt-get install tinyproxy)") }
-        return try PeerError.retryingPortConflicts(
-            "tinyproxy", attempts: 5,
-            make: {
-                TinyproxyPeer(port: LoopbackPorts.pick(1)[0],
-                              directory: try makeTemporaryDirectory(prefix: "asikit-tinyproxy"), basicAuth: basicAuth)
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "tinyproxy", portCount: 1, directoryPrefix: "asikit-tinyproxy",
+            make: { TinyproxyPeer(port: $0[0], directory: $1, basicAuth: basicAuth) },
             launch: { try $0.launch(executable: executable) },
             stop: { $0.stop() })
     }
@@ -66,9 +59,7 @@ package final class TinyproxyPeer {
     /// Stops tinyproxy (`SIGTERM`, then `SIGKILL` after five seconds) and deletes the temporary directory.
     /// Safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private var configuration: String {
@@ -88,25 +79,13 @@ package final class TinyproxyPeer {
         let path = directory + "/tinyproxy.conf"
         try Data(configuration.utf8).write(to: URL(filePath: path))
         chmod(path, 0o644)
-        let child = try ChildProcess(executable: executable, arguments: ["-d", "-c", path],
-                                     logPath: directory + "/output.log")
-        process = child
-        let deadline = ContinuousClock.now + PeerEnvironment.startupTimeout
-        while ContinuousClock.now < deadline {
-            guard child.isRunning else {
-                throw PeerError.startFailed("tinyproxy (\(child.exitDescription ?? "exited"))",
-                                            log: child.logTail + log.suffix(2048))
-            }
-            // tinyproxy logs this line only after it has bound its port, so a port that accepts before then may
-            // belong to another test's server that took the port after it was picked.
-            if log.contains("Accepting connections"), LoopbackPorts.accepts(port),
-                ListeningSocketOwner.holds(port: port, pid: child.pid)
-            {
-                return
-            }
-            usleep(20_000)
-        }
-        throw PeerError.notReady("tinyproxy", log: child.logTail + log.suffix(2048))
+        var launch = PeerLaunch(name: "tinyproxy", executable: executable, arguments: ["-d", "-c", path],
+                                directory: directory, ports: [port])
+        // tinyproxy logs this line only after it has bound its port, so a port that accepts before then may
+        // belong to another test's server that took the port after it was picked.
+        launch.logFile = "tinyproxy.log"
+        launch.readyMarker = "Accepting connections"
+        home.process = try launch.start()
     }
 }
 

@@ -9,21 +9,17 @@ import Glibc
 /// Use ``withWebPageNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
 package final class WebPageNginxPeer {
     /// The temporary directory with the configuration, document roots, logs and pid file.
-    package let directory: String
+    package var directory: String { home.directory }
     /// The page host's port.
     package let pagePort: Int
     /// The CDN host's port.
     package let cdnPort: Int
-    private var process: ChildProcess?
+    private let home: PeerHome
 
     private init(directory: String, ports: [Int]) {
-        self.directory = directory
+        home = PeerHome(directory: directory)
         self.pagePort = ports[0]
         self.cdnPort = ports[1]
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts nginx.
@@ -31,15 +27,12 @@ package final class WebPageNginxPeer {
     /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen in time.
     package static func start() throws -> WebPageNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
-        return try PeerError.retryingPortConflicts(
-            "nginx", attempts: 5,
-            make: {
-                WebPageNginxPeer(
-                    directory: try makeTemporaryDirectory(prefix: "asikit-webpage-nginx"), ports: LoopbackPorts.pick(2))
-            },
+        return try PeerLaunch.retryingPortConflicts(
+            "nginx", portCount: 2, directoryPrefix: "asikit-webpage-nginx",
+            make: { WebPageNginxPeer(directory: $1, ports: $0) },
             launch: { peer in
                 try peer.writeFiles()
-                peer.process = try NginxProcess.start(
+                peer.home.process = try NginxProcess.start(
                     executable: executable, directory: peer.directory, ports: [peer.pagePort, peer.cdnPort])
             },
             stop: { $0.stop() })
@@ -71,9 +64,7 @@ package final class WebPageNginxPeer {
 
     /// Stops nginx and deletes the directory; safe to call more than once.
     package func stop() {
-        process?.terminate()
-        process = nil
-        try? FileManager.default.removeItem(atPath: directory)
+        home.stop()
     }
 
     private func substituted(_ bytes: [UInt8]) -> [UInt8] {
@@ -131,12 +122,8 @@ package final class WebPageNginxPeer {
                 chmod(full, 0o644)
             }
         }
-        for subdirectory in ["www", "cdn", "temp"] {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/" + subdirectory, withIntermediateDirectories: true)
-            chmod(directory + "/" + subdirectory, 0o777)
-        }
-        try Data(configuration.utf8).write(to: URL(filePath: directory + "/nginx.conf"))
+        try PeerLaunch.makeFolders(["www", "cdn", "temp"], in: directory, mode: 0o777)
+        try PeerLaunch.write(Array(configuration.utf8), to: "nginx.conf", in: directory)
     }
 }
 
