@@ -37,9 +37,10 @@ package enum PeerEnvironment {
 
 extension PeerError {
     /// What the peers print when a port they were given is taken: the kernel's `EADDRINUSE` text (nginx, squid,
-    /// Apache, moto), gunicorn's "Connection in use" (httpbin) and tinyproxy's "Could not create listening sockets".
+    /// Apache, moto), gunicorn's "Connection in use" (httpbin), tinyproxy's "Could not create listening sockets" and
+    /// OpenStack Swift's "Could not bind to 127.0.0.1:PORT after trying for 30 seconds".
     static let portConflictMarkers = [
-        "Address already in use", "Connection in use", "Could not create listening sockets",
+        "Address already in use", "Connection in use", "Could not create listening sockets", "Could not bind to",
     ]
 
     /// Whether a peer's log says that a port it was given is taken.
