@@ -12,6 +12,9 @@ struct HSTSNginxTests {
     static func request(_ url: String, ca: String, validates: Bool = true) -> Request {
         var request = Request(url: URL(string: url)!)
         request.options.tls = TLSOptions(validatesCertificate: validates, trustedCAFile: validates ? ca : nil)
+        // Generous, as NginxInteropTests': in a full parallel run the TLS handshake stalled past the 10 s default.
+        request.options.timeout = generousTimeout
+        request.options.connectTimeout = .seconds(60)
         return request
     }
 
