@@ -4,48 +4,9 @@ import HTTPPipeline
 import HTTPTesting
 import Testing
 
-/// A transport that reports progress the way a real one does: cumulative counts per attempt, in chunks.
-func progressTransport(
-    chunk: Int = 100,
-    answer: @escaping @Sendable (Request) -> (status: Int, fields: HTTPFields, body: [UInt8], sendsLength: Bool)
-) -> ScriptedTransport {
-    ScriptedTransport { request, context in
-        if let length = request.body?.length, length > 0 {
-            var sent: Int64 = 0
-            while sent < length {
-                sent = min(length, sent + Int64(chunk))
-                context.progress?.receive(
-                    ProgressEvent(
-                        requestID: context.requestID, direction: .upload,
-                        completedBytes: sent, expectedBytes: length))
-            }
-        }
-        let (status, fields, body, sendsLength) = answer(request)
-        var headerFields = fields
-        if sendsLength { headerFields[.contentLength] = "\(body.count)" }
-        if request.method != .head {
-            var received = 0
-            while received < body.count {
-                received = min(body.count, received + chunk)
-                context.progress?.receive(
-                    ProgressEvent(
-                        requestID: context.requestID, direction: .download, completedBytes: Int64(received),
-                        expectedBytes: sendsLength ? Int64(body.count) : nil))
-            }
-        }
-        return Response(
-            status: HTTPResponse.Status(code: status), headerFields: headerFields,
-            body: request.method == .head
-                ? .empty
-                : ResponseBody(
-                    expectedLength: sendsLength ? Int64(body.count) : nil,
-                    source: BufferedBodySource(body.isEmpty ? [] : [body])))
-    }
-}
-
 @Suite struct ProgressTests {
     @Test func deltasAndSizeIncrementsAddUpForBothDirections() async throws {
-        let transport = progressTransport { _ in (200, [:], Array(repeating: 1, count: 457), true) }
+        let transport = ScriptedTransport.reportingProgress { _ in (200, [:], Array(repeating: 1, count: 457), true) }
         let requestSink = RecordingProgressSink()
         let clientSink = RecordingProgressSink()
         var request = Request("http://a.example/put", method: .put)
@@ -70,7 +31,7 @@ func progressTransport(
 
     @Test func anUploadSentAgainAfterAChallengeTakesItsProgressBack() async throws {
         let good = "Basic " + "alice:wonderland".base64
-        let transport = progressTransport { request in
+        let transport = ScriptedTransport.reportingProgress { request in
             if request.headerFields[.authorization] == good { return (200, [:], Array("ok".utf8), true) }
             var fields = HTTPFields()
             fields[.wwwAuthenticate] = "Basic realm=\"r\""
@@ -100,7 +61,7 @@ func progressTransport(
     }
 
     @Test func aRedirectTakesBackTheFirstResponsesSize() async throws {
-        let transport = progressTransport { request in
+        let transport = ScriptedTransport.reportingProgress { request in
             if request.url.path() == "/old" {
                 var fields = HTTPFields()
                 fields[.location] = "/new"

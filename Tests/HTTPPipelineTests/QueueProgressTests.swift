@@ -7,7 +7,7 @@ import Testing
 @Suite struct QueueProgressTests {
     /// Sizes by path: `/N` answers N bytes with a Content-Length; `/chunked/N` without one.
     static func sizedTransport() -> ScriptedTransport {
-        progressTransport(chunk: 64) { request in
+        ScriptedTransport.reportingProgress(chunk: 64) { request in
             let parts = request.url.path().split(separator: "/")
             let size = Int(parts.last ?? "") ?? 0
             return (200, [:], Array(repeating: 1, count: size), parts.first != "chunked")

@@ -124,7 +124,7 @@ final class TextRecorder: Sendable {
     @Test func drawsAQueuesRequestsAndTotal() async throws {
         let out = TextRecorder()
         let bar = TerminalProgressBar(clock: TestClock(), configuration: .init(isTerminal: false), output: out.append)
-        let transport = progressTransport(chunk: 512) { request in
+        let transport = ScriptedTransport.reportingProgress(chunk: 512) { request in
             (200, [:], Array(repeating: 1, count: Int(request.url.lastPathComponent) ?? 0), true)
         }
         let queue = RequestQueue(
