@@ -167,7 +167,7 @@ struct ASICommandCacheTests {
     @Test(.enabled(if: NginxPeer.shouldRun))
     func aHundredMiBEntryIsStoredAndServedInFlatMemory() async throws {
         let chunk = DataPath.bytes(1 << 20)
-        let body = Array([[UInt8]](repeating: chunk, count: 100).joined())
+        let body = LargeBytes.repeated(chunk, times: 100)
         try await withDataNginx(files: ["large.bin": body]) { nginx in
             let directory = try DataPath.directory()
             defer { try? FileManager.default.removeItem(atPath: directory) }

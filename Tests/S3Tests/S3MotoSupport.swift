@@ -14,10 +14,20 @@ enum S3Moto {
         _ peer: MotoPeer, secret: String? = nil, style: S3Endpoint.AddressingStyle = .path,
         host: String = "127.0.0.1", middleware: [any Middleware] = [], overrides: [String: String] = [:]
     ) throws -> S3Client {
+        try client(
+            port: peer.port, accessKeyID: peer.accessKeyID, secretAccessKey: secret ?? peer.secretAccessKey,
+            style: style, host: host, middleware: middleware, overrides: overrides)
+    }
+
+    /// An S3 client for moto at `port` with the given key: what an exit test's child process, which gets only
+    /// `Codable` values from its parent, can build.
+    static func client(
+        port: Int, accessKeyID: String, secretAccessKey: String, style: S3Endpoint.AddressingStyle = .path,
+        host: String = "127.0.0.1", middleware: [any Middleware] = [], overrides: [String: String] = [:]
+    ) throws -> S3Client {
         let endpoint = try S3Endpoint(
-            url: URL(string: "http://\(host):\(peer.port)")!, region: "us-east-1", addressingStyle: style)
-        let credentials = AWSCredentials(
-            accessKeyID: peer.accessKeyID, secretAccessKey: secret ?? peer.secretAccessKey)
+            url: URL(string: "http://\(host):\(port)")!, region: "us-east-1", addressingStyle: style)
+        let credentials = AWSCredentials(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey)
         // A generous inactivity timeout, retried once: moto (Python) can be slow to answer an 8 MiB part when the
         // whole suite runs on two busy cores.
         var options = RequestOptions()
@@ -67,6 +77,16 @@ enum S3Moto {
     /// so a later ``peakResidentBytes()`` measures the peak since now.
     static func resetPeakResidentBytes() {
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// The `name=value` fields of a line a child process printed.
+    static func fields(_ report: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for word in report.split(whereSeparator: \.isWhitespace) {
+            guard let equals = word.firstIndex(of: "=") else { continue }
+            fields[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        return fields
     }
 
     /// The process's peak resident size (`VmHWM`), in bytes.
