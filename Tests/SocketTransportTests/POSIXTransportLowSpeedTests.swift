@@ -37,6 +37,29 @@ import Testing
         #expect(body.count == 60)
     }
 
+    /// A reader that was not scheduled for longer than a window (a busy machine, a slow consumer) has its window
+    /// judged with the bytes that arrived meanwhile, not before reading them.
+    @Test func bytesThatArrivedWhileTheReaderWasAwayCountForTheWindow() async throws {
+        let rest = [UInt8](repeating: 0x72, count: 1_000)
+        let server = try LoopbackServer { _ in
+            LoopbackResponse(actions: [
+                .write(Array("HTTP/1.1 200 OK\r\nContent-Length: 1001\r\n\r\nf".utf8)), .sleep(.milliseconds(100)),
+                .body(rest),
+            ])
+        }
+        defer { server.shutdown() }
+        var request = testRequest(server.url("/late"))
+        // A window must move 100 bytes; the head and the first byte are fewer.
+        request.options.lowSpeedLimit = LowSpeedLimit(bytesPerSecond: 100, duration: .seconds(1))
+        let response = try await POSIXTransport().send(request, context: testContext())
+        var iterator = response.body.makeAsyncIterator()
+        var received = try await iterator.next() ?? []
+        // Away for two windows; the server sends the rest 100 ms after the first byte.
+        try await Task.sleep(for: .seconds(2))
+        while let chunk = try await iterator.next() { received += chunk }
+        #expect(received.count == 1_001)
+    }
+
     @Test func aStallEndsAtTheWindowWhenItIsShorterThanTheTimeout() async throws {
         let server = try LoopbackServer { _ in
             LoopbackResponse(actions: [.write(Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab".utf8)), .stall])

@@ -112,10 +112,15 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
             buffer = .allocate(byteCount: size, alignment: 16)
         }
         let count = min(limit, buffer.count)
+        // A short read drained the socket, so the next read waits first and saves a futile `recv`. Not with a
+        // low-speed window: the wait judges the window, and a task that was not scheduled for a while (a busy
+        // machine) must count the bytes that arrived meanwhile before its window is judged.
         if drained {
             drained = false
-            try await wait(for: .read, until: NanoTime.deadline(after: inactivityTimeout), connecting: false,
-                           orHangUp: true)
+            if lowSpeed == nil {
+                try await wait(for: .read, until: NanoTime.deadline(after: inactivityTimeout), connecting: false,
+                               orHangUp: true)
+            }
         }
         while true {
             let result = tls?.read(into: buffer.baseAddress!, count: count)
