@@ -65,12 +65,12 @@ struct ASICommandLoopbackTests {
         let url = server.url("/report.bin").absoluteString
         let bar = try await ASICommandRun.run(["-#", url])
         #expect(bar.status == 0)
-        #expect(bar.stdout == body)
+        #expect(LargeBytes.equal(bar.stdout, body))
         #expect(bar.stderr.contains("report.bin"), "the line is named after the file: \(bar.stderr)")
         #expect(bar.stderr.contains("100%"))
 
         let quiet = try await ASICommandRun.run(["-#", "-s", url])
-        #expect(quiet.stdout == body)
+        #expect(LargeBytes.equal(quiet.stdout, body))
         #expect(quiet.stderr.isEmpty)
     }
 }

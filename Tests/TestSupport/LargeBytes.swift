@@ -39,4 +39,13 @@ package enum LargeBytes {
             }
         }
     }
+
+    /// Whether `bytes` is there and equals `expected`, byte for byte (for a file that may be missing).
+    /// - Parameters:
+    ///   - bytes: What was read, or `nil`.
+    ///   - expected: What should have been.
+    /// - Returns: Whether `bytes` is not `nil` and equal to `expected`.
+    package static func equal(_ bytes: [UInt8]?, _ expected: [UInt8]) -> Bool {
+        bytes.map { equal($0, expected) } ?? false
+    }
 }
