@@ -276,7 +276,9 @@ let package = Package(
             dependencies: ["HTTPCore", "GzipCodec", "TestSupport"],
             path: "Tests/CodecTestSupport"
         ),
-        .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
+        .testTarget(
+            name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec", "TestSupport"],
+            path: "Tests/GzipCodecTests"),
         .testTarget(
             name: "BrotliCodecTests", dependencies: ["HTTPCore", "BrotliCodec", "TestSupport"],
             path: "Tests/BrotliCodecTests"),
