@@ -241,7 +241,7 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec", "BrotliCodec", "ZstdCodec",
-                "HTTPAuthentication", "TestSupport",
+                "HTTPAuthentication", "TestSupport", "CodecTestSupport",
             ],
             path: "Tests/InteropTests"
         ),
@@ -249,7 +249,8 @@ let package = Package(
         .testTarget(
             name: "ASICommandTests",
             dependencies: [
-                "HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "ASICommand", "DiskCache", "WebPage",
+                "HTTPCore", "HTTPTesting", "GzipCodec", "TestSupport", "CodecTestSupport", "ASICommand", "DiskCache",
+                "WebPage",
             ],
             path: "Tests/ASICommandTests"
         ),
@@ -259,17 +260,25 @@ let package = Package(
             dependencies: ["TestSupport", "CloudFilesCommand"],
             path: "Tests/CloudFilesCommandTests"
         ),
-        // Helpers the test targets share: real peers started on free ports, child processes, temporary
-        // directories and files. Not a product.
+        // Helpers the test targets share, in folders by role: the peer harness and the real peers it starts on
+        // free ports, the scripted servers, ports, certificates, temporary files, the impaired link, and the
+        // transport helpers. HTTPCore only, so a test target that needs a peer or a scratch directory does not
+        // link the pipeline, the transport or a codec. Not a product.
         .target(
             name: "TestSupport",
-            dependencies: [
-                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "GzipCodec",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["HTTPCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec"], path: "Tests/GzipCodecTests"),
+        // The helpers that need a codec of the library's own (gzip and gunzip by GzipCodec), for the asi and
+        // data-path interop tests. Not a product.
+        .target(
+            name: "CodecTestSupport",
+            dependencies: ["HTTPCore", "GzipCodec", "TestSupport"],
+            path: "Tests/CodecTestSupport"
+        ),
+        .testTarget(
+            name: "GzipCodecTests", dependencies: ["HTTPCore", "GzipCodec", "TestSupport"],
+            path: "Tests/GzipCodecTests"),
         .testTarget(
             name: "BrotliCodecTests", dependencies: ["HTTPCore", "BrotliCodec", "TestSupport"],
             path: "Tests/BrotliCodecTests"),

@@ -13,7 +13,7 @@
 #   client-encrypted.key           client.key encrypted with the password "test" (PKCS#8, AES-256)
 #
 # Nothing here is secret: the tests run this script into a temporary directory at run time, so no key is
-# committed (see Tests/TestSupport/TestCertificates.swift). Needs only the openssl CLI.
+# committed (see Tests/TestSupport/Certificates/TestCertificates.swift). Needs only the openssl CLI.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then

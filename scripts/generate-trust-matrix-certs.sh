@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the certificates of the TLS trust matrix (Docs/Guide/09-TLS.md, decision 0027): one leaf per way a
 # server's certificate can be wrong, in the style of badssl.com, for the tests that run each case through asi
-# and curl side by side (Tests/ASICommandTests/ASICommandTrustMatrixTests.swift).
+# and curl side by side (Tests/ASICommandTests/Flags/ASICommandTrustMatrixTests.swift).
 #
 # Usage: scripts/generate-trust-matrix-certs.sh DIR
 #

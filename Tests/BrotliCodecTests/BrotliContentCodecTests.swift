@@ -5,26 +5,7 @@ import Testing
 
 /// Decodes `bytes` fed in pieces of `size` bytes.
 func decode(_ bytes: [UInt8], with codec: BrotliContentCodec = .brotli(), pieces size: Int) throws -> [UInt8] {
-    let decoder = try codec.makeDecoder(for: "br")
-    var output: [UInt8] = []
-    var offset = 0
-    while offset < bytes.count {
-        output += try decoder.decode(Array(bytes[offset..<min(offset + size, bytes.count)]))
-        offset += size
-    }
-    return output + (try decoder.finish())
-}
-
-/// Whether `body` throws a ``ClientError`` with ``ClientError/Code/compressionFailed``.
-func failsToDecode(_ body: () throws -> [UInt8]) -> Bool {
-    do {
-        _ = try body()
-        return false
-    } catch let error as ClientError {
-        return error.code == .compressionFailed
-    } catch {
-        return false
-    }
+    try decodeInPieces(bytes, with: codec, encoding: "br", pieces: size)
 }
 
 /// The `br` decoder on bodies made by the `brotli` tool, in memory.

@@ -22,14 +22,7 @@ struct SideBySide {
     let directory: String
 
     /// The `cloudfiles` binary beside the running test executable.
-    static let binary: String = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = String(decoding: buffer[..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var directory = URL(filePath: executable).deletingLastPathComponent()
-        while directory.path(percentEncoded: false).contains(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appending(path: "cloudfiles").path(percentEncoded: false)
-    }()
+    static let binary: String = siblingExecutable("cloudfiles")
 
     /// Runs `cloudfiles ARGS` with the credentials in `ST_AUTH`/`ST_USER`/`ST_KEY`.
     func ours(_ arguments: [String], key: String = "testing") async throws -> Run {

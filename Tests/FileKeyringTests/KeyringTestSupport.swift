@@ -27,14 +27,7 @@ enum KeyringTestSupport {
     static func scope(_ host: String) -> CredentialScope { CredentialScope(scheme: "https", host: host, port: 443) }
 
     /// The `KeyringWriter` test executable beside the running test binary.
-    static let writer: String = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = String(decoding: buffer[..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var directory = URL(filePath: executable).deletingLastPathComponent()
-        while directory.path(percentEncoded: false).contains(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appending(path: "KeyringWriter").path(percentEncoded: false)
-    }()
+    static let writer: String = siblingExecutable("KeyringWriter")
 
     static func startWriter(_ arguments: [String], log: String) throws -> ChildProcess {
         try ChildProcess(

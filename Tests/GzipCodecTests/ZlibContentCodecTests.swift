@@ -1,5 +1,6 @@
 import GzipCodec
 import HTTPCore
+import TestSupport
 import Testing
 
 /// Sample bodies: empty, tiny, text, incompressible, and larger than zlib's output buffer.
@@ -20,18 +21,8 @@ enum Samples {
 /// Feeds `bytes` to a fresh decoder in pieces of `size` bytes.
 func decode(
     _ bytes: [UInt8], as encoding: String, pieces size: Int, codec: ZlibContentCodec = .zlib()
-) throws
-    -> [UInt8]
-{
-    let decoder = try codec.makeDecoder(for: encoding)
-    var output: [UInt8] = []
-    var index = 0
-    while index < bytes.count {
-        let end = min(index + size, bytes.count)
-        output += try decoder.decode(Array(bytes[index..<end]))
-        index = end
-    }
-    return output + (try decoder.finish())
+) throws -> [UInt8] {
+    try decodeInPieces(bytes, with: codec, encoding: encoding, pieces: size)
 }
 
 /// Encodes `bytes` with a fresh encoder in pieces of `size` bytes.

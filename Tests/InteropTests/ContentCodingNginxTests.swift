@@ -1,4 +1,5 @@
 import BrotliCodec
+import CodecTestSupport
 import FoundationEssentials
 import GzipCodec
 import HTTPCore

@@ -1,3 +1,4 @@
+import CodecTestSupport
 import Dispatch
 import FoundationEssentials
 import GzipCodec

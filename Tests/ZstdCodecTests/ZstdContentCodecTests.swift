@@ -5,28 +5,8 @@ import ZstdCodec
 
 /// Decodes `bytes` fed in pieces of `size` bytes.
 func decode(_ bytes: [UInt8], with codec: ZstdContentCodec = .zstd(), pieces size: Int) throws -> [UInt8] {
-    let decoder = try codec.makeDecoder(for: "zstd")
-    var output: [UInt8] = []
-    var offset = 0
-    while offset < bytes.count {
-        output += try decoder.decode(Array(bytes[offset..<min(offset + size, bytes.count)]))
-        offset += size
-    }
-    return output + (try decoder.finish())
+    try decodeInPieces(bytes, with: codec, encoding: "zstd", pieces: size)
 }
-
-/// Whether `body` throws a ``ClientError`` with ``ClientError/Code/compressionFailed``.
-func failsToDecode(_ body: () throws -> [UInt8]) -> Bool {
-    do {
-        _ = try body()
-        return false
-    } catch let error as ClientError {
-        return error.code == .compressionFailed
-    } catch {
-        return false
-    }
-}
-
 
 /// The `zstd` decoder on bodies made by the `zstd` tool, in memory.
 @Suite(.enabled(if: CompressionTool.shouldRun))

@@ -79,59 +79,23 @@ extension S3Client {
     private func uploadParts(
         _ plan: MultipartPlan, configuration: MultipartConfiguration, progress: (any ProgressSink)?
     ) async throws -> [S3CompletedPart] {
-        let queue = RequestQueue(
-            client: client,
-            configuration: .init(
-                maxConcurrentRequests: configuration.maxConcurrentParts, cancelsAllOnFailure: false,
-                showsAccurateProgress: true, progress: progress))
         let count = Int((plan.size + configuration.partSize - 1) / configuration.partSize)
-        var attempts = [Int](repeating: 0, count: count + 1)
         var eTags = [Int: String]()
-        var pending = Array(1...count)
-        while !pending.isEmpty {
-            try Task.checkCancellation()
-            queue.suspend()
-            for number in pending {
+        try await RequestQueue.sendParts(
+            Array(1...count), client: client, width: configuration.maxConcurrentParts, progress: progress,
+            attempts: configuration.attemptsPerPart,
+            makeRequest: { number in
                 let offset = Int64(number - 1) * configuration.partSize
-                var request = requests.uploadPart(
+                return requests.uploadPart(
                     bucket: plan.bucket, key: plan.key, uploadID: plan.uploadID, partNumber: number,
                     fileAtPath: plan.path, offset: offset, length: min(configuration.partSize, plan.size - offset))
-                request.tag = number
-                attempts[number] += 1
-                queue.add(request)
-            }
-            pending = []
-            let results = queue.results
-            queue.go()
-            var failure: (any Error)?
-            await withTaskCancellationHandler {
-                for await result in results {
-                    let number = result.request.tag
-                    let outcome = Result { () throws -> String in
-                        let response = try result.result.get()
-                        try S3Client.check(response)
-                        return response.headerFields[HTTPField.Name("ETag")!] ?? ""
-                    }
-                    switch outcome {
-                    case .success(let eTag):
-                        eTags[number] = eTag
-                    case .failure(let error) where failure == nil:
-                        if attempts[number] < configuration.attemptsPerPart && Self.isRetryable(error) {
-                            pending.append(number)
-                        } else {
-                            failure = error
-                            queue.cancelAll()
-                        }
-                    case .failure:
-                        break
-                    }
-                }
-            } onCancel: {
-                queue.cancelAll()
-            }
-            if let failure { throw failure }
-        }
-        try Task.checkCancellation()
+            },
+            accept: { number, result in
+                let response = try result.get()
+                try S3Client.check(response)
+                eTags[number] = response.headerFields[HTTPField.Name("ETag")!] ?? ""
+            },
+            isRetryable: Self.isRetryable)
         return (1...count).map { S3CompletedPart(partNumber: $0, eTag: eTags[$0] ?? "") }
     }
 

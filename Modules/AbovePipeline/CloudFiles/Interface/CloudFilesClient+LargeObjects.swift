@@ -102,54 +102,21 @@ extension CloudFilesClient {
         configuration: LargeObjectConfiguration, progress: (any ProgressSink)?
     ) async throws {
         guard !indices.isEmpty else { return }
-        let queue = RequestQueue(
-            client: client,
-            configuration: .init(
-                maxConcurrentRequests: configuration.maxConcurrentSegments, cancelsAllOnFailure: false,
-                showsAccurateProgress: true, progress: progress))
-        var attempts = [Int](repeating: 0, count: segments.count)
-        var pending = indices
-        while !pending.isEmpty {
-            try Task.checkCancellation()
-            queue.suspend()
-            for index in pending {
+        try await RequestQueue.sendParts(
+            indices, client: client, width: configuration.maxConcurrentSegments, progress: progress,
+            attempts: configuration.attemptsPerSegment,
+            makeRequest: { index in
                 let segment = segments[index]
                 var fields = HTTPFields()
                 fields[HTTPField.Name("ETag")!] = segment.eTag
-                var request = try await self.request(
+                return try await self.request(
                     .put, container: container, object: segment.name, headers: fields,
                     body: RequestBody.fileRange(path: path, offset: segment.offset, length: segment.length))
-                request.tag = index
-                attempts[index] += 1
-                queue.add(request)
-            }
-            pending = []
-            let results = queue.results
-            queue.go()
-            var failure: (any Error)?
-            await withTaskCancellationHandler {
-                for await result in results {
-                    let index = result.request.tag
-                    do {
-                        try Self.check(try result.result.get())
-                    } catch  where failure == nil {
-                        if attempts[index] < configuration.attemptsPerSegment && Self.isRetryable(error) {
-                            pending.append(index)
-                        } else {
-                            failure = error
-                            queue.cancelAll()
-                        }
-                    } catch {}
-                }
-            } onCancel: {
-                queue.cancelAll()
-            }
-            if let failure { throw failure }
-        }
-        try Task.checkCancellation()
+            },
+            accept: { _, result in try Self.check(try result.get()) },
+            isRetryable: Self.isRetryable)
     }
 
-    /// A segment is sent again after a transport failure, a timeout, or a server error (5xx).
     /// The MD5 of a byte range of a file, read in chunks: what Swift's ETag of a segment holding it is.
     static func md5(path: String, offset: Int64, length: Int64) throws -> String {
         let reader = FileChunkReader(path: path, start: offset, length: length, chunkSize: RequestBody.fileChunkSize)
@@ -158,6 +125,7 @@ extension CloudFilesClient {
         return md5.finish()
     }
 
+    /// A segment is sent again after a transport failure, a timeout, or a server error (5xx).
     static func isRetryable(_ error: any Error) -> Bool {
         if let error = error as? CloudFilesError { return error.status >= 500 }
         if let error = error as? ClientError { return error.code != .cancelled }

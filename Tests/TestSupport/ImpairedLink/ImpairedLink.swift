@@ -313,21 +313,6 @@ private func namespaceLink(_ path: String) -> String? {
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-/// The path of an executable product beside the running test executable.
-/// - Parameter name: The product's name.
-/// - Returns: Its path (which may not exist).
-package func siblingExecutable(_ name: String) -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let executable =
-        count > 0
-        ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        : CommandLine.arguments[0]
-    var directory = URL(filePath: executable).deletingLastPathComponent()
-    while directory.path(percentEncoded: false).contains(".xctest") { directory.deleteLastPathComponent() }
-    return directory.appending(path: name).path(percentEncoded: false)
-}
-
 /// The text without leading and trailing spaces and newlines.
 private func trimmed(_ text: String) -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }

@@ -32,18 +32,7 @@ struct ASICommandRun {
     }
 
     /// The `asi` binary beside the running test executable.
-    static let binary: String = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable =
-            count > 0
-            ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
-        var directory = URL(filePath: executable).deletingLastPathComponent()
-        // On Linux the tests run from `<bin>/<Package>PackageTests.xctest`; on macOS from inside a bundle.
-        while directory.path(percentEncoded: false).contains(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appending(path: "asi").path(percentEncoded: false)
-    }()
+    static let binary: String = siblingExecutable("asi")
 
     /// Runs `asi` with `arguments` and waits for it, killing it after `limit`.
     /// - Parameters:

@@ -1,3 +1,4 @@
+import CodecTestSupport
 import FoundationEssentials
 import TestSupport
 import Testing

@@ -1,8 +1,6 @@
 package import FoundationEssentials
 package import HTTPCore
-import HTTPTesting
 import Logging
-package import SocketTransport
 import Synchronization
 
 /// A progress sink that drops everything.
@@ -42,9 +40,9 @@ package func testRequest(
     return request
 }
 
-/// Sends a request and collects the body.
+/// Sends a request over any transport (`POSIXTransport`, the HTTP/2 plug-in) and collects the body.
 package func fetch(
-    _ transport: POSIXTransport,
+    _ transport: some Transport,
     _ request: Request,
     context: RequestContext = testContext()
 ) async throws -> (Response, [UInt8]) {

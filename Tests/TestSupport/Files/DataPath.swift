@@ -1,17 +1,9 @@
-package import FoundationEssentials
-import Glibc
-import GzipCodec
-package import HTTPCore
-package import HTTPPipeline
-import SocketTransport
+import FoundationEssentials
 
-/// Helpers shared by the data-path interop tests.
+/// Bodies and scratch files for the tests that move data: deterministic bytes, compressible text and temporary
+/// directories. The client and gzip helpers that need the stack are extensions beside their users
+/// (`InteropTests/Support`, the `CodecTestSupport` target).
 package enum DataPath {
-    /// A client over the real transport with the zlib codec.
-    package static func client() -> Client {
-        Client(transport: .posix(), codecs: [.zlib()])
-    }
-
     /// Deterministic pseudo-random bytes.
     package static func bytes(_ count: Int, seed: UInt32 = 0x9E37_79B9) -> [UInt8] {
         var state = seed | 1
@@ -34,16 +26,6 @@ package enum DataPath {
         return Array(text.prefix(count))
     }
 
-    package static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let encoder = try ZlibContentCodec.zlib().makeEncoder(for: "gzip")
-        return try encoder.encode(bytes) + encoder.finish()
-    }
-
-    package static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let decoder = try ZlibContentCodec.zlib().makeDecoder(for: "gzip")
-        return try decoder.decode(bytes) + decoder.finish()
-    }
-
     /// A fresh temporary directory; remove it with `FileManager.default.removeItem`.
     package static func directory() throws -> String {
         try makeTemporaryDirectory(prefix: "asikit-data")
@@ -59,14 +41,5 @@ package enum DataPath {
 
     package static func listing(_ path: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-
-    /// A GET that downloads to `directory/out`, optionally resuming through `directory/part`.
-    package static func download(_ url: URL, into directory: String, resume: Bool = false) -> Request {
-        var request = Request(url: url)
-        request.options.download = DownloadOptions(
-            destinationPath: directory + "/out", temporaryPath: resume ? directory + "/part" : nil, allowsResume: resume
-        )
-        return request
     }
 }

@@ -1,6 +1,7 @@
-package import FoundationEssentials
+import FoundationEssentials
 import Glibc
 import GzipCodec
+import TestSupport
 
 /// A real nginx on 127.0.0.1 for the cache tests, with an access log that proves which requests reached it:
 /// - `/fresh/1k.bin`: ``NginxPeer/oneKiB`` with `Cache-Control: max-age=3600` (nginx's `expires 1h`), an `ETag`
@@ -14,18 +15,18 @@ import GzipCodec
 ///   `text.txt.gz` (`Content-Encoding: gzip`, its own `ETag`) to a request that accepts gzip.
 ///
 /// Use ``withCacheNginx(_:)``; skipped like ``NginxPeer`` when nginx is missing.
-package final class CacheNginxPeer {
+final class CacheNginxPeer {
     /// The temporary directory with the configuration, document root, logs and pid file.
-    package var directory: String { home.directory }
+    var directory: String { home.directory }
     /// The port.
-    package let port: Int
+    let port: Int
     private let home: PeerHome
 
     /// The body of `/slow/512k.bin`: 512 KiB, `i % 253` for each index.
-    package static let slowBody: [UInt8] = (0..<(1 << 19)).map { UInt8($0 % 253) }
+    static let slowBody: [UInt8] = (0..<(1 << 19)).map { UInt8($0 % 253) }
 
     /// The decoded body of `/gz/text.txt`: 64 KiB of text.
-    package static let gzipText: [UInt8] = Array(
+    static let gzipText: [UInt8] = Array(
         String(repeating: "served by gzip_static, kept decoded by the cache\n", count: 1338).utf8.prefix(1 << 16))
 
     private init(directory: String, port: Int) {
@@ -37,7 +38,7 @@ package final class CacheNginxPeer {
     /// - Returns: The running peer.
     /// - Throws: ``PeerError`` when nginx is missing, fails to start, or does not listen
     ///   within ``PeerEnvironment/startupTimeout``.
-    package static func start() throws -> CacheNginxPeer {
+    static func start() throws -> CacheNginxPeer {
         guard let executable = NginxPeer.executable else { throw PeerError.notInstalled("nginx") }
         return try PeerLaunch.retryingPortConflicts(
             "nginx", portCount: 1, directoryPrefix: "asikit-cache-nginx",
@@ -52,12 +53,12 @@ package final class CacheNginxPeer {
     /// A URL on the server.
     /// - Parameter path: The path, starting with `/`.
     /// - Returns: The URL.
-    package func url(_ path: String) -> URL {
+    func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
     /// The requests nginx answered so far, one `METHOD URI STATUS` line each.
-    package var accessLog: [String] {
+    var accessLog: [String] {
         let text = FileManager.default.contents(atPath: directory + "/access.log").map {
             String(decoding: $0, as: UTF8.self)
         } ?? ""
@@ -65,12 +66,12 @@ package final class CacheNginxPeer {
     }
 
     /// Stops nginx but keeps its directory (the access log stays readable); connections are then refused.
-    package func stopServer() {
+    func stopServer() {
         home.stopProcess()
     }
 
     /// Stops nginx and deletes the directory; safe to call more than once.
-    package func stop() {
+    func stop() {
         home.stop()
     }
 
@@ -120,6 +121,6 @@ package final class CacheNginxPeer {
 /// - Parameter body: The test.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` or the start throws.
-package func withCacheNginx<Result>(_ body: (CacheNginxPeer) async throws -> Result) async throws -> Result {
+func withCacheNginx<Result>(_ body: (CacheNginxPeer) async throws -> Result) async throws -> Result {
     try await withPeer(start: { try CacheNginxPeer.start() }, stop: { $0.stop() }, body)
 }
