@@ -52,6 +52,14 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
         return chunk
     }
 
+    /// The trailer section (a `HEADERS` frame after the `DATA`), once the stream ended and every chunk was read.
+    var trailers: HTTPFields? {
+        session.locked { _ in
+            stream.remoteEnded && stream.chunkIndex >= stream.chunks.count && stream.failure == nil
+                ? stream.trailers : nil
+        }
+    }
+
     func discard() async {
         let stream = self.stream
         let wasOpen = session.locked { connection -> Bool in
