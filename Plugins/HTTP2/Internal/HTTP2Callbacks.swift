@@ -92,6 +92,7 @@ extension HTTP2Connection {
                     stream.fields = HTTPFields()
                 } else {
                     stream.headArrived = true
+                    headsReceived += 1
                     if let waiter = stream.headWaiter {
                         stream.headWaiter = nil
                         actions.append(.resumeHead(waiter, nil))

@@ -34,6 +34,7 @@ extension HTTP2Session {
                                   message: "HTTP/2: \(String(cString: nghttp2_strerror(id)))")
             }
             stream.id = id
+            stream.retriesIfConnectionLost = request.isIdempotent && connection.headsReceived > 0
             connection.streams[id] = stream
         }
         self.stream.wakeReader()

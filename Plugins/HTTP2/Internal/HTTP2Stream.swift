@@ -41,6 +41,11 @@ final class HTTP2Stream: @unchecked Sendable {  // every field is touched with t
     var timeout: Duration?
     var lastActivity = ContinuousClock.now
 
+    /// Whether the request may be sent again on another connection when this one dies before any byte of its
+    /// answer arrives: it is idempotent and went out on a connection that had already answered (the keep-alive
+    /// race HTTP/1.1 retries too: the server closed the idle connection as the request went out).
+    var retriesIfConnectionLost = false
+
     /// Closed by nghttp2 (both sides ended, or reset).
     var isClosed = false
     /// Why the stream failed, if it did: kept for every later wait.
