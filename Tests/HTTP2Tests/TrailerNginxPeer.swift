@@ -6,7 +6,8 @@ import TestSupport
 /// transfer coding to carry them. Over HTTP/2 nginx keeps the file's `Content-Length` beside the trailers, the
 /// case curl 7.88 drops them in.
 ///
-/// `/t.txt` is ``body`` with the trailers `X-Checksum: abc123` and `X-Other: two words`; `/plain.txt` has none.
+/// `/t.txt` is ``body`` with the trailers `X-Checksum: abc123` and `X-Other: two words`; `/plain.txt` has none;
+/// `/payload.bin` is ``payload`` (300 KiB, for the throttled transfers) and `PUT /uploads/NAME` stores a file.
 final class TrailerNginxPeer {
     /// The servers nginx runs.
     enum Server: CaseIterable {
@@ -15,6 +16,8 @@ final class TrailerNginxPeer {
 
     /// The body of `/t.txt` and `/plain.txt`.
     static let body = Array("hello trailers\n".utf8)
+    /// The body of `/payload.bin`: 300 KiB of a pattern that does not repeat within a frame.
+    static let payload: [UInt8] = (0..<(300 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
 
     let certificates: TestCertificates
     private let ports: [Server: Int]
@@ -51,13 +54,19 @@ final class TrailerNginxPeer {
         }
     }
 
+    /// The bytes of an uploaded file, or `nil`.
+    func uploaded(_ name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: home.directory + "/www/uploads/" + name).map { [UInt8]($0) }
+    }
+
     func stop() {
         home.stop()
     }
 
     private func writeFiles() throws {
         let directory = home.directory
-        try PeerLaunch.makeFolders(["www", "temp"], in: directory, mode: 0o777)
+        try PeerLaunch.makeFolders(["www", "www/uploads", "temp"], in: directory, mode: 0o777)
+        try PeerLaunch.write(Self.payload, to: "www/payload.bin", in: directory)
         try PeerLaunch.write(Self.body, to: "www/t.txt", in: directory)
         try PeerLaunch.write(Self.body, to: "www/plain.txt", in: directory)
         let trailers = #"location = /t.txt { add_trailer X-Checksum abc123; add_trailer X-Other "two words"; }"#
@@ -68,6 +77,8 @@ final class TrailerNginxPeer {
                     \(tls ? "ssl_certificate \(certificates.serverCertificatePath);" : "")
                     \(tls ? "ssl_certificate_key \(certificates.serverKeyPath);" : "")
                     root \(directory)/www;
+                    client_max_body_size 16m;
+                    location /uploads/ { dav_methods PUT; create_full_put_path on; }
                     \(trailers)
                 }
             """

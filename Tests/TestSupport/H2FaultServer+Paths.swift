@@ -3,6 +3,7 @@ extension H2FaultServer {
     /// - `/trailers`: `ok` with `content-length: 2`, then trailers `x-checksum: sha256-ok` and `x-status: 0`.
     /// - `/trailer-flood`: `ok`, then a trailer section of about 100 KiB.
     /// - `/slow`: never answered (a stream that stays open until the client resets it).
+    /// - `/trickle`: a head, then one body byte every 200 ms for a minute (the connection serves nothing else).
     /// - `/continuation-flood`: a `HEADERS` frame without `END_HEADERS`, then up to 100,000 `CONTINUATION` frames;
     ///   prints `FLOOD-ENDED n` with the number written when the client closes the connection.
     /// - `/then-close`: `ok`, then the connection is closed without `GOAWAY` (prints `CLOSED n`).
@@ -11,6 +12,8 @@ extension H2FaultServer {
     /// The server never acknowledges request body bytes (`WINDOW_UPDATE`), so an upload larger than 64 KiB starves
     /// on every path; each received PING prints `PING n`.
     static let extraPaths = #"""
+        import time
+
         def extra_path(conn, sock, sid, path):
             if path.startswith("/trailers"):
                 conn.send_headers(sid, [(":status", "200"), ("content-length", "2")])
@@ -24,6 +27,9 @@ extension H2FaultServer {
                 return "handled"
             if path.startswith("/slow"):
                 return "handled"
+            if path.startswith("/trickle"):
+                conn.send_headers(sid, [(":status", "200")])
+                return "trickle:%d" % sid
             if path.startswith("/continuation-flood"):
                 return "flood:%d" % sid
             for action in ("close", "goaway", "deaf"):
@@ -41,6 +47,19 @@ extension H2FaultServer {
             kind, sid = action.split(":")
             sid = int(sid)
             if kind == "deaf":
+                return True
+            if kind == "trickle":
+                # One byte every 200 ms for up to a minute, answering nothing else meanwhile; ends when the
+                # client closes the connection.
+                try:
+                    for _ in range(300):
+                        time.sleep(0.2)
+                        conn.send_data(sid, b"x")
+                        sock.sendall(conn.data_to_send())
+                    conn.end_stream(sid)
+                    sock.sendall(conn.data_to_send())
+                except Exception:
+                    return False
                 return True
             if kind == "close":
                 sock.close()

@@ -19,8 +19,19 @@ extension HTTP2Session {
             let expired = locked { connection -> Bool in
                 var expired = false
                 for stream in connection.streams.values {
+                    if stream.lowSpeed != nil,
+                        let failure = stream.lowSpeed!.check(now: now, waitsOnNetwork: stream.waitsOnNetwork)
+                    {
+                        expired = true
+                        if let session = connection.session {
+                            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id,
+                                                          NGHTTP2_CANCEL.rawValue)
+                        }
+                        connection.fail(stream, with: failure)
+                        continue
+                    }
                     guard let timeout = stream.timeout,
-                        stream.headWaiter != nil || stream.bodyWaiter != nil || stream.uploadWaiter != nil,
+                        stream.waitsOnNetwork,
                         stream.lastActivity + timeout < now
                     else { continue }
                     expired = true
