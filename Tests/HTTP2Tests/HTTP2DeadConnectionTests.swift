@@ -38,6 +38,30 @@ struct HTTP2DeadConnectionTests {
         }
     }
 
+    /// The race itself, on cue: the server closes the connection as the next request arrives, without answering.
+    /// An idempotent request is sent again on a new connection; a `POST` is not (the server may have acted on it).
+    @Test func aRequestTheServerClosedTheConnectionUnderIsSentAgainOnlyWhenIdempotent() async throws {
+        try await withServer { server in
+            let transport = transport()
+            let (first, _) = try await fetch(transport, testRequest(server.url("/then-arm")))
+            let (retried, body) = try await fetch(transport, testRequest(server.url("/ok?get")))
+            #expect(retried.status == .ok && body == Array("ok".utf8))
+            #expect(retried.connectionID != first.connectionID)
+            #expect(server.connections == 2)
+            #expect(server.requestCount(path: "/ok?get") == 2, "sent on the closed connection, then again")
+            _ = try await fetch(transport, testRequest(server.url("/then-arm")))
+            let post = testRequest(server.url("/ok?post"), method: .post, body: .bytes(Array("x".utf8)))
+            await #expect {
+                _ = try await fetch(transport, post)
+            } throws: { error in
+                let code = (error as? ClientError)?.code
+                return code == .receiveFailed || code == .sendFailed
+            }
+            #expect(server.requestCount(path: "/ok?post") == 1)
+            try await transport.shutdown()
+        }
+    }
+
     @Test func anIdleConnectionTheServerWentAwayOnIsReplacedForTheNextRequest() async throws {
         try await withServer { server in
             let transport = transport()

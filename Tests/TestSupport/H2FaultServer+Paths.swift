@@ -9,12 +9,19 @@ extension H2FaultServer {
     /// - `/then-close`: `ok`, then the connection is closed without `GOAWAY` (prints `CLOSED n`).
     /// - `/then-goaway`: `ok`, then `GOAWAY` (last stream id: this one), then reads until the client closes.
     /// - `/then-deaf`: `ok`, then the server reads and answers nothing more, PINGs included (a dead peer).
+    /// - `/then-arm`: `ok`; the connection's next request (any path but `/reset` and `/flood`) is not answered: the
+    ///   server closes the connection as it arrives (the keep-alive race, on cue).
     /// The server never acknowledges request body bytes (`WINDOW_UPDATE`), so an upload larger than 64 KiB starves
     /// on every path; each received PING prints `PING n`.
     static let extraPaths = #"""
         import time
 
         def extra_path(conn, sock, sid, path):
+            if getattr(conn, "close_on_next", False):
+                return "close:%d" % sid
+            if path.startswith("/then-arm"):
+                conn.close_on_next = True
+                return None
             if path.startswith("/trailers"):
                 conn.send_headers(sid, [(":status", "200"), ("content-length", "2")])
                 conn.send_data(sid, b"ok")
