@@ -19,6 +19,9 @@ struct Delivery {
         switch target.destination {
         case .standardOutput:
             if response.info.finalRequest.method != .head { try Output.writeStandardOutput(response.body) }
+            if context.include, let trailers = response.trailers {
+                try Output.writeStandardOutput(Output.trailerText(trailers))
+            }
             return
         case .device(let device):
             try Output.replaceFile(device, with: response.body, device: true)

@@ -94,6 +94,14 @@ enum Output {
         return text + "\r\n"
     }
 
+    /// The trailer fields as `-i` prints them after the body, as curl does: one line each, no status line and no
+    /// empty line after.
+    static func trailerText(_ trailers: HTTPFields) -> String {
+        var text = ""
+        for field in trailers { text += "\(field.name.rawName): \(field.value)\r\n" }
+        return text
+    }
+
     /// Whether the descriptor is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 

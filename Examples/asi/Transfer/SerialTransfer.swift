@@ -71,5 +71,9 @@ struct SerialTransfer {
         for try await chunk in response.body {
             try Output.writeBytes(chunk, to: fd)
         }
+        // After the body, as curl prints them (HTTP/2 trailers too, which curl 7.88 loses beside a Content-Length).
+        if context.include, let trailers = response.body.trailers {
+            try Output.writeStandardOutput(Output.trailerText(trailers))
+        }
     }
 }

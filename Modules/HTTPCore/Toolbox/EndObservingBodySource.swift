@@ -46,6 +46,9 @@ package final class EndObservingBodySource<Observer: BodyEndObserver>: ResponseB
         }
     }
 
+    /// The base's trailers.
+    package var trailers: HTTPFields? { base.trailers }
+
     /// Discards the base, then tells the observer.
     package func discard() async {
         await base.discard()

@@ -59,6 +59,15 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// Gives up the rest of the body; the transport drains or closes the connection.
     public func discard() async { await source.discard() }
 
+    /// The trailer fields that followed the body (an HTTP/1.1 chunked body's trailer section, an HTTP/2 `HEADERS`
+    /// frame after the `DATA`), once the body has been read to its end; `nil` before that, when there were none,
+    /// and for a body whose source does not deliver them (a cached body, a discarded one).
+    ///
+    /// Delivered also when the response has a `Content-Length` (HTTP/2 allows that; curl 7.88 drops them there).
+    /// Trailers are not merged into the header fields: a field that matters only after the body (a checksum, a
+    /// gRPC status) stays apart from those the pipeline acted on.
+    public var trailers: HTTPFields? { source.trailers }
+
     /// Iterates the chunks.
     public struct Iterator: AsyncIteratorProtocol {
         let source: any ResponseBodySource
@@ -79,6 +88,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
 /// - ``discard()`` may be called at any time, also after the end; it must free the connection (drain it for
 ///   reuse, or close it) and make later ``next()`` calls return `nil`.
 /// - Honour task cancellation in ``next()``.
+/// - ``trailers`` answers the trailer fields once ``next()`` has returned `nil`, and `nil` before that or when there
+///   were none. A source that wraps another (decoding, progress, caching) answers its base's; the default is `nil`.
 public protocol ResponseBodySource: Sendable {
     /// Returns the next chunk, or `nil` when the body is complete.
     /// - Returns: The next chunk.
@@ -86,17 +97,34 @@ public protocol ResponseBodySource: Sendable {
     func next() async throws -> [UInt8]?
     /// Gives up the rest of the body.
     func discard() async
+    /// The trailer fields that followed the body, once ``next()`` has returned `nil`; `nil` otherwise.
+    var trailers: HTTPFields? { get }
+}
+
+extension ResponseBodySource {
+    /// No trailers: the default for sources that carry none.
+    public var trailers: HTTPFields? { nil }
 }
 
 /// A source over chunks already in memory.
 public final class BufferedBodySource: ResponseBodySource {
     // The chunks and the next one's index, in the source itself: one allocation per body, not two.
     private let state: Mutex<(chunks: [[UInt8]], index: Int)>
+    private let trailerFields: HTTPFields?
 
     /// Creates the source.
-    /// - Parameter chunks: The chunks, in order.
-    public init(_ chunks: [[UInt8]]) {
+    /// - Parameters:
+    ///   - chunks: The chunks, in order.
+    ///   - trailers: The trailer fields that followed them, if any; delivered once the last chunk has been read.
+    public init(_ chunks: [[UInt8]], trailers: HTTPFields? = nil) {
         self.state = Mutex((chunks, 0))
+        self.trailerFields = trailers
+    }
+
+    /// The trailer fields given at creation, once no chunk is left to read; `nil` before that.
+    public var trailers: HTTPFields? {
+        guard let trailerFields else { return nil }
+        return state.withLock { $0.index >= $0.chunks.count } ? trailerFields : nil
     }
 
     /// Returns the next chunk.

@@ -93,4 +93,6 @@ final class TransportStagedBodySource: ResponseBodySource {
     func discard() async {
         await base.discard()
     }
+
+    var trailers: HTTPFields? { base.trailers }
 }

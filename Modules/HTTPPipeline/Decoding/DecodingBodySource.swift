@@ -28,6 +28,9 @@ final class DecodingBodySource: ResponseBodySource {
         self.state = Mutex(State(decoder: decoder))
     }
 
+    /// The base's trailers: a content coding covers the body, not the fields after it.
+    var trailers: HTTPFields? { base.trailers }
+
     func next() async throws -> [UInt8]? {
         do {
             return try await nextDecoded()

@@ -17,14 +17,14 @@ struct ResponseReader {
             try await staged(.transport) {
                 for try await chunk in body { onData(chunk) }
             }
-            return ClientResponse(head: response.head, body: [], info: response.info)
+            return Self.response(response, body: [], trailersOf: body)
         }
         if let download = request.options.download {
             let body = try await FileDownload(
                 options: download, request: request, codecs: codecs,
                 maxBodySize: maxBodySize
             ).receive(response)
-            return ClientResponse(head: response.head, body: body, info: response.info)
+            return Self.response(response, body: body, trailersOf: response.body)
         }
         let plan = DecodingPlan.plan(for: response, reader: .memory, codecs: codecs)
         if case .sharedWithCache(let store, whenComplete: true) = plan { store.keepsDecoded(upTo: maxBodySize) }
@@ -42,11 +42,21 @@ struct ResponseReader {
         case .sharedWithCache(let store, whenComplete: true):
             decoded = try store.decodedBody()  // inflated once, as it went into the cache
         case .none, .asItArrives, .sharedWithCache:
-            return ClientResponse(head: response.head, body: raw, info: response.info)
+            return Self.response(response, body: raw, trailersOf: body)
         }
-        var result = ClientResponse(head: response.head, body: decoded, info: response.info)
-        result.rawBody = raw
-        return result
+        return Self.response(response, body: decoded, raw: raw, trailersOf: body)
+    }
+
+    /// The collected response: `body` (and `raw` as it was received, when it differs), and the trailers of the body
+    /// read to its end. Synchronous and never inlined, so its temporaries stay out of the async frame of ``read(_:)``.
+    @inline(never)
+    private static func response(
+        _ streamed: StreamingResponse, body: [UInt8], raw: [UInt8]? = nil, trailersOf read: ResponseBody
+    ) -> ClientResponse {
+        var response = ClientResponse(head: streamed.head, body: body, info: streamed.info)
+        if let raw { response.rawBody = raw }
+        response.trailers = read.trailers
+        return response
     }
 
     /// The most compressed bytes inflated at once when a body is decoded after it is complete: the decoded size is

@@ -71,6 +71,9 @@ final class CachingBodySource: ResponseBodySource {
         }
     }
 
+    /// The base's trailers (they are not stored with the entry: a cached body has none).
+    var trailers: HTTPFields? { state.withLock { $0.base }.trailers }
+
     func next() async throws -> [UInt8]? {
         let base = state.withLock { $0.base }
         let chunk: [UInt8]?

@@ -15,6 +15,10 @@ public struct ClientResponse: Sendable {
     public var rawBody: [UInt8]
     /// URLs, redirects, retries and connection.
     public var info: ExchangeInfo
+    /// The trailer fields that followed the body (an HTTP/1.1 chunked trailer section, or HTTP/2 trailers, also
+    /// beside a `Content-Length`); `nil` when there were none, and for a response answered from the cache, which
+    /// keeps no trailers. See ``HTTPCore/ResponseBody/trailers``.
+    public var trailers: HTTPFields? = nil
 
     /// Creates a response.
     /// - Parameters:

@@ -18,6 +18,11 @@ extension HTTP2Protocol {
         /// How many streams a connection carries before the server's SETTINGS say. Default 100 (RFC 9113's
         /// recommended minimum, and what curl assumes).
         public var assumedMaxConcurrentStreams: Int
+        /// How long a connection without streams may stay silent before a `PING` probes it; a probe with no answer
+        /// (nor any other frame) within the same interval closes the connection, so a dead one is never handed out.
+        /// Default `nil`: no probes, as curl (which pings only when an app calls `curl_easy_upkeep`) and OkHttp
+        /// (`pingInterval` 0). Probes are checked every 250 ms, so intervals below that act as 250 ms.
+        public var pingInterval: Duration?
 
         /// Creates a configuration.
         /// - Parameters:
@@ -27,13 +32,15 @@ extension HTTP2Protocol {
         ///   - maxStreamWindowSize: The most a stream's receive window grows to.
         ///   - maxHeaderListSize: The largest response header section.
         ///   - assumedMaxConcurrentStreams: Streams per connection before the server's SETTINGS arrive.
+        ///   - pingInterval: The silence after which an idle connection is probed with `PING`; `nil` for none.
         public init(
             speaksCleartextWithPriorKnowledge: Bool = false,
             connectionWindowSize: Int = 10 * 1024 * 1024,
             initialStreamWindowSize: Int = 64 * 1024,
             maxStreamWindowSize: Int = 10 * 1024 * 1024,
             maxHeaderListSize: Int = 64 * 1024,
-            assumedMaxConcurrentStreams: Int = 100
+            assumedMaxConcurrentStreams: Int = 100,
+            pingInterval: Duration? = nil
         ) {
             self.speaksCleartextWithPriorKnowledge = speaksCleartextWithPriorKnowledge
             self.connectionWindowSize = Self.window(connectionWindowSize)
@@ -41,6 +48,7 @@ extension HTTP2Protocol {
             self.maxStreamWindowSize = max(Self.window(maxStreamWindowSize), self.initialStreamWindowSize)
             self.maxHeaderListSize = max(1024, maxHeaderListSize)
             self.assumedMaxConcurrentStreams = max(1, assumedMaxConcurrentStreams)
+            self.pingInterval = pingInterval.map { max($0, .zero) }
         }
 
         /// A window size within HTTP/2's bounds (65,535 to 2^31 - 1).

@@ -25,7 +25,13 @@ public import Logging
 /// on the connection; the streams above its last stream id (which the server did not process) are sent again on a
 /// new connection when their bodies can be (``HTTPCore/RequestNotProcessed``). A response head larger than
 /// ``Configuration/maxHeaderListSize`` resets its stream; nghttp2 refuses floods of `CONTINUATION` frames and server
-/// pushes (push is disabled).
+/// pushes (push is disabled). A stream that waits past its request's timeout (for its head, its body, or window
+/// room for its upload) is reset with ``HTTPCore/ClientError/Code/timedOut``; with
+/// ``Configuration/pingInterval`` an idle connection that stops answering `PING` is closed.
+///
+/// ## Trailers, bandwidth and low speed
+/// Trailers arrive on the body (``HTTPCore/ResponseBody/trailers``), also beside a `Content-Length`. The client's
+/// bandwidth limiter and a request's `lowSpeedLimit` apply to each stream.
 public struct HTTP2Protocol: MultiplexedProtocol {
     /// The settings.
     public let configuration: Configuration

@@ -4,6 +4,10 @@ import Synchronization
 
 /// A response body read from an HTTP/2 stream: each chunk the reader takes is acknowledged to the server
 /// (`WINDOW_UPDATE`), so a slow reader slows the server down instead of filling memory.
+///
+/// With a bandwidth limiter (the `Throttle` plug-in) each read asks for a grant first and takes at most that many
+/// bytes, then settles what it took: the stream's window opens only as fast as the limiter grants, so the server
+/// sends no faster, and every body byte counts in the limiter's budget and average, per stream and shared.
 // The stream is touched only with the session's lock held; the rest is immutable.
 final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
     private let session: HTTP2Session
@@ -19,13 +23,31 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
         self.expected = expected
     }
 
+    /// The most bytes asked of the limiter per read.
+    private static let grantSize = 64 * 1024
+
     func next() async throws -> [UInt8]? {
+        guard let limiter = context.bandwidth else { return try await take(upTo: .max) }
+        let transfer = context.bandwidthTransfer(.download)
+        let granted = max(1, try await limiter.grant(upTo: Self.grantSize, for: transfer))
+        do {
+            let chunk = try await take(upTo: granted)
+            limiter.settle(used: chunk?.count ?? 0, granted: granted, for: transfer)
+            return chunk
+        } catch {
+            limiter.settle(used: 0, granted: granted, for: transfer)
+            throw error
+        }
+    }
+
+    /// The next chunk, at most `limit` bytes of it.
+    private func take(upTo limit: Int) async throws -> [UInt8]? {
         let stream = self.stream
         let chunk = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (waiter: UnsafeContinuation<[UInt8]?, any Error>) in
                 let ready: Result<[UInt8]?, any Error>? = session.locked { connection in
                     if stream.discarded { return .success(nil) }
-                    if let chunk = stream.popChunk() {
+                    if let chunk = stream.popChunk(upTo: limit) {
                         connection.consume(chunk.count, of: stream)
                         return .success(chunk)
                     }
@@ -33,6 +55,7 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
                     if stream.remoteEnded || stream.isHead { return .success(nil) }
                     stream.lastActivity = .now  // the timeout counts from when the reader starts waiting
                     stream.bodyWaiter = waiter
+                    stream.bodyWaiterLimit = limit
                     return nil
                 }
                 if let ready { waiter.resume(with: ready) }
@@ -50,6 +73,14 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
                                                    completedBytes: total, expectedBytes: expected))
         }
         return chunk
+    }
+
+    /// The trailer section (a `HEADERS` frame after the `DATA`), once the stream ended and every chunk was read.
+    var trailers: HTTPFields? {
+        session.locked { _ in
+            stream.remoteEnded && stream.chunkIndex >= stream.chunks.count && stream.failure == nil
+                ? stream.trailers : nil
+        }
     }
 
     func discard() async {

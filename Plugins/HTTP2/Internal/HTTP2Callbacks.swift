@@ -92,6 +92,7 @@ extension HTTP2Connection {
                     stream.fields = HTTPFields()
                 } else {
                     stream.headArrived = true
+                    headsReceived += 1
                     if let waiter = stream.headWaiter {
                         stream.headWaiter = nil
                         actions.append(.resumeHead(waiter, nil))
@@ -128,9 +129,15 @@ extension HTTP2Connection {
             return
         }
         stream.lastActivity = .now
-        let chunk = Array(data)
+        stream.lowSpeed?.record(data.count)
+        var chunk = Array(data)
         if let waiter = stream.bodyWaiter {
             stream.bodyWaiter = nil
+            if chunk.count > stream.bodyWaiterLimit {
+                // The reader's bandwidth grant covers part of it: the rest waits for the next grant.
+                stream.chunks.append(Array(chunk[stream.bodyWaiterLimit...]))
+                chunk.removeLast(chunk.count - stream.bodyWaiterLimit)
+            }
             consume(chunk.count, of: stream)
             actions.append(.resumeBody(waiter, .success(chunk)))
         } else {
@@ -186,6 +193,7 @@ extension HTTP2Connection {
             }
             stream.uploadOffset += count
             stream.lastActivity = .now
+            stream.lowSpeed?.record(count)
             if stream.pendingUpload == 0 {
                 stream.upload.removeAll(keepingCapacity: true)
                 stream.uploadOffset = 0

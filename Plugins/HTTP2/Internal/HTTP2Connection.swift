@@ -19,6 +19,13 @@ final class HTTP2Connection: @unchecked Sendable {  // touched only with HTTP2Se
     var lastStreamID = Int32.max
     /// The driver stopped: nothing more is read or written.
     var isClosed = false
+    /// When bytes last arrived from the server (the driver sets it after each read).
+    var lastReceived = ContinuousClock.now
+    /// When an idle `PING` was sent and no frame has arrived since; `nil` when none is outstanding.
+    var pingSentAt: ContinuousClock.Instant?
+    /// Final response heads received on the connection so far: a request sent after one went out on a connection
+    /// known to work, and is sent again elsewhere when the connection then dies before any answer to it.
+    var headsReceived = 0
     /// Continuations to resume (and the capacity handler to call) once the lock is released.
     var actions: [Action] = []
 

@@ -15,6 +15,7 @@ extension HTTP2Session {
         let isHead = request.method == .head
         let stream = HTTP2Stream(isHead: isHead, window: configuration.initialStreamWindowSize)
         stream.timeout = request.options.timeout
+        stream.lowSpeed = request.options.lowSpeedLimit.map { HTTP2LowSpeedWindow(limit: $0, now: .now) }
         let body = request.body.flatMap { $0.length == 0 ? nil : $0 }
         try locked { connection in
             connection.reserved -= 1
@@ -34,6 +35,7 @@ extension HTTP2Session {
                                   message: "HTTP/2: \(String(cString: nghttp2_strerror(id)))")
             }
             stream.id = id
+            stream.retriesIfConnectionLost = request.isIdempotent && connection.headsReceived > 0
             connection.streams[id] = stream
         }
         self.stream.wakeReader()
@@ -64,32 +66,33 @@ extension HTTP2Session {
         var progress = context.progress.map { _ in
             UploadCounter(context: context, expected: body.length)
         }
-        for try await chunk in body.makeChunks() where !chunk.isEmpty {
-            var buffered = false
-            while !buffered {
-                let step = try await withUnsafeThrowingContinuation {
-                    (waiter: UnsafeContinuation<HTTP2Connection.UploadProgress, any Error>) in
-                    let ready: Result<HTTP2Connection.UploadProgress, any Error>? = locked { connection in
-                        if let failure = stream.failure { return .failure(failure) }
-                        if stream.isClosed { return .success(.stopped) }
-                        guard stream.pendingUpload < Self.uploadBufferLimit else {
-                            stream.uploadWaiter = waiter
-                            return nil
-                        }
-                        stream.upload.append(contentsOf: chunk)
-                        if let session = connection.session { _ = nghttp2_session_resume_data(session, stream.id) }
-                        return .success(.buffered)
-                    }
-                    if let ready { waiter.resume(with: ready) }
-                }
-                switch step {
-                case .stopped: return
-                case .roomFreed: continue
-                case .buffered: buffered = true
-                }
-                self.stream.wakeReader()
+        let limiter = context.bandwidth
+        let transfer = context.bandwidthTransfer(.upload)
+        for try await whole in body.makeChunks() where !whole.isEmpty {
+            guard let limiter else {
+                guard try await buffer(whole, on: stream) else { return }
+                progress?.add(whole.count)
+                continue
             }
-            progress?.add(chunk.count)
+            // Throttled: each piece is asked for before it is buffered (256 KiB at most ahead of the wire) and
+            // settled as it goes in.
+            var offset = 0
+            while offset < whole.count {
+                let granted = max(1, min(try await limiter.grant(upTo: whole.count - offset, for: transfer),
+                                         whole.count - offset))
+                let piece = Array(whole[offset..<(offset + granted)])
+                let taken: Bool
+                do {
+                    taken = try await buffer(piece, on: stream)
+                } catch {
+                    limiter.settle(used: 0, granted: granted, for: transfer)
+                    throw error
+                }
+                limiter.settle(used: taken ? granted : 0, granted: granted, for: transfer)
+                guard taken else { return }
+                offset += granted
+                progress?.add(granted)
+            }
         }
         locked { connection in
             stream.uploadEnded = true
@@ -98,6 +101,36 @@ extension HTTP2Session {
             }
         }
         self.stream.wakeReader()
+    }
+
+    /// Buffers one chunk of the upload, waiting while the buffer is full.
+    /// - Returns: `false` when the stream closed first (the server answered or reset it).
+    private func buffer(_ chunk: [UInt8], on stream: HTTP2Stream) async throws -> Bool {
+        var buffered = false
+        while !buffered {
+            let step = try await withUnsafeThrowingContinuation {
+                (waiter: UnsafeContinuation<HTTP2Connection.UploadProgress, any Error>) in
+                let ready: Result<HTTP2Connection.UploadProgress, any Error>? = locked { connection in
+                    if let failure = stream.failure { return .failure(failure) }
+                    if stream.isClosed { return .success(.stopped) }
+                    guard stream.pendingUpload < Self.uploadBufferLimit else {
+                        stream.uploadWaiter = waiter
+                        return nil
+                    }
+                    stream.upload.append(contentsOf: chunk)
+                    if let session = connection.session { _ = nghttp2_session_resume_data(session, stream.id) }
+                    return .success(.buffered)
+                }
+                if let ready { waiter.resume(with: ready) }
+            }
+            switch step {
+            case .stopped: return false
+            case .roomFreed: continue
+            case .buffered: buffered = true
+            }
+            self.stream.wakeReader()
+        }
+        return true
     }
 
     private func headArrival(of stream: HTTP2Stream) async throws {

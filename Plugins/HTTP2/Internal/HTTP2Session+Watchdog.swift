@@ -1,21 +1,37 @@
 import CNGHTTP2
 import HTTPCore
+import Logging
 
 extension HTTP2Session {
     /// How often the watchdog looks for streams whose reader waited longer than its request's timeout.
     static let watchdogInterval = Duration.milliseconds(250)
 
-    /// Fails (and resets) every stream whose reader waits for its head or body and saw nothing for longer than its
-    /// request's inactivity timeout, until the connection ends. Runs beside the driver, in ``run()``'s task group:
-    /// one timer per connection instead of one per request.
+    /// Fails (and resets) every stream whose request waits for its head, its body or room for its upload (a server
+    /// that never opens the flow-control window) and saw nothing move for longer than its request's inactivity
+    /// timeout, and probes an idle connection with `PING` when ``HTTP2Protocol/Configuration/pingInterval`` says so,
+    /// until the connection ends. Runs beside the driver, in ``run()``'s task group: one timer per connection
+    /// instead of one per request.
     func watchStreams() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.watchdogInterval)
             let now = ContinuousClock.now
+            if let interval = configuration.pingInterval { probeIdleConnection(every: interval, now: now) }
             let expired = locked { connection -> Bool in
                 var expired = false
                 for stream in connection.streams.values {
-                    guard let timeout = stream.timeout, stream.headWaiter != nil || stream.bodyWaiter != nil,
+                    if stream.lowSpeed != nil,
+                        let failure = stream.lowSpeed!.check(now: now, waitsOnNetwork: stream.waitsOnNetwork)
+                    {
+                        expired = true
+                        if let session = connection.session {
+                            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id,
+                                                          NGHTTP2_CANCEL.rawValue)
+                        }
+                        connection.fail(stream, with: failure)
+                        continue
+                    }
+                    guard let timeout = stream.timeout,
+                        stream.waitsOnNetwork,
                         stream.lastActivity + timeout < now
                     else { continue }
                     expired = true
@@ -30,6 +46,38 @@ extension HTTP2Session {
                 return expired
             }
             if expired { stream.wakeReader() }
+        }
+    }
+
+    /// Sends `PING` on a connection that has carried no stream and received nothing for `interval`, and closes one
+    /// whose `PING` got no answer (nor any other frame) within another `interval`: a dead connection (a peer gone
+    /// without a close, a NAT that forgot the flow) then stops taking streams instead of failing the next request.
+    private func probeIdleConnection(every interval: Duration, now: ContinuousClock.Instant) {
+        enum Probe { case none, ping, dead }
+        let probe = locked { connection -> Probe in
+            guard let session = connection.session, !connection.isClosed else { return .none }
+            if let sent = connection.pingSentAt {
+                if connection.lastReceived > sent {
+                    connection.pingSentAt = nil
+                    return .none
+                }
+                guard now - sent >= interval else { return .none }
+                connection.isClosed = true  // never handed out again; the driver's failing read finishes it
+                connection.actions.append(.capacityChanged)
+                return .dead
+            }
+            guard connection.streams.isEmpty, connection.reserved == 0, now - connection.lastReceived >= interval
+            else { return .none }
+            guard nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0 else { return .none }
+            connection.pingSentAt = now
+            return .ping
+        }
+        switch probe {
+        case .none: break
+        case .ping: stream.wakeReader()
+        case .dead:
+            logger.debug("HTTP/2 connection did not answer PING; closing it")
+            stream.close()
         }
     }
 }

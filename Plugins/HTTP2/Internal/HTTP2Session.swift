@@ -121,6 +121,7 @@ final class HTTP2Session: ProtocolSession {
                 }
                 try locked { connection in
                     guard let session = connection.session else { return }
+                    connection.lastReceived = .now
                     let read = nghttp2_session_mem_recv(
                         session, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
                     if read < 0 {
@@ -158,14 +159,19 @@ final class HTTP2Session: ProtocolSession {
         }
     }
 
-    /// The connection is over: every open stream fails (those the server never processed as
-    /// ``HTTPCore/RequestNotProcessed``), the stream closes, and waiting requests look elsewhere.
+    /// The connection is over: every open stream fails (those the server never processed, and idempotent ones
+    /// that got no byte of an answer before the connection was lost, as ``HTTPCore/RequestNotProcessed``), the
+    /// stream closes, and waiting requests look elsewhere.
     private func finish(_ error: ClientError) {
+        let lost = error.code == .receiveFailed || error.code == .sendFailed || error.code == .connectFailed
         locked { connection in
             connection.isClosed = true
             for (id, stream) in connection.streams {
                 stream.isClosed = true
-                if !stream.headArrived && id > connection.lastStreamID {
+                let unanswered = stream.status == nil && !stream.headArrived
+                if !stream.headArrived && id > connection.lastStreamID
+                    || lost && unanswered && stream.retriesIfConnectionLost
+                {
                     connection.fail(stream, with: RequestNotProcessed(error: error))
                 } else if stream.remoteEnded {
                     connection.wakeUploader(stream, .stopped)

@@ -40,6 +40,15 @@ final class HTTP2Stream: @unchecked Sendable {  // every field is touched with t
     /// longer.
     var timeout: Duration?
     var lastActivity = ContinuousClock.now
+    /// The request's low-speed check (``HTTPCore/RequestOptions/lowSpeedLimit``), `nil` for none.
+    var lowSpeed: HTTP2LowSpeedWindow?
+    /// The most bytes the waiting body reader takes at once (its bandwidth grant); the rest stays buffered.
+    var bodyWaiterLimit = Int.max
+
+    /// Whether the request may be sent again on another connection when this one dies before any byte of its
+    /// answer arrives: it is idempotent and went out on a connection that had already answered (the keep-alive
+    /// race HTTP/1.1 retries too: the server closed the idle connection as the request went out).
+    var retriesIfConnectionLost = false
 
     /// Closed by nghttp2 (both sides ended, or reset).
     var isClosed = false
@@ -53,6 +62,17 @@ final class HTTP2Stream: @unchecked Sendable {  // every field is touched with t
 
     /// Upload bytes buffered and not handed to nghttp2 yet.
     var pendingUpload: Int { upload.count - uploadOffset }
+
+    /// Whether the request waits on the server: for its head, its body, or room for its upload.
+    var waitsOnNetwork: Bool { headWaiter != nil || bodyWaiter != nil || uploadWaiter != nil }
+
+    /// The next body chunk, at most `limit` bytes of it (the rest stays first in line), if one is buffered.
+    func popChunk(upTo limit: Int) -> [UInt8]? {
+        guard chunkIndex < chunks.count, chunks[chunkIndex].count > limit else { return popChunk() }
+        let chunk = Array(chunks[chunkIndex][..<limit])
+        chunks[chunkIndex].removeFirst(limit)
+        return chunk
+    }
 
     /// The next body chunk, if one is buffered.
     func popChunk() -> [UInt8]? {

@@ -221,9 +221,10 @@ extension HTTP1ResponseParser {
 
     /// Emits `.end` with the trailers (or `nil` when there were none).
     mutating func finishTrailers(into events: inout [HTTP1Event]) {
-        let trailers = sectionFields
+        let fields = sectionFields
         sectionFields = HTTPFields()
-        finishMessage(trailers: trailers.isEmpty ? nil : trailers, into: &events)
+        if !fields.isEmpty { trailers = fields }
+        finishMessage(trailers: fields.isEmpty ? nil : fields, into: &events)
     }
 
     @inline(__always)

@@ -63,6 +63,9 @@ struct HTTP1ResponseParser {
     var headStatus = HTTPResponse.Status.ok
     /// The fields of the head or trailer section being parsed.
     var sectionFields = HTTPFields()
+    /// The trailer section of the last response that had one, kept for the body source until the next
+    /// ``expectResponse(toMethod:upgradeRequested:)`` (the `.end` event carries them too).
+    var trailers: HTTPFields?
     var bodyBytesReceived: Int64 = 0
     var announcedLength: Int64 = 0
     /// Body bytes gathered in this feed and not yet emitted (several small chunks become one event).
@@ -93,6 +96,7 @@ struct HTTP1ResponseParser {
         sectionBytes = 0
         interimCount = 0
         sectionFields = HTTPFields()
+        if trailers != nil { trailers = nil }
     }
 
     /// Whether no part of a response is buffered or in progress: the connection is between messages.

@@ -22,6 +22,8 @@ final class ConnectionBodySource: ResponseBodySource {
         var received: Int64
         var finished = false
         var discarded = false
+        /// The chunked body's trailer section, once the end was read.
+        var trailers: HTTPFields?
         var failure: (any Error)?
     }
 
@@ -83,6 +85,11 @@ final class ConnectionBodySource: ResponseBodySource {
         }
     }
 
+    /// The chunked body's trailer section, once the body was read to its end.
+    var trailers: HTTPFields? {
+        state.withLock { $0.finished && $0.index >= $0.chunks.count ? $0.trailers : nil }
+    }
+
     func discard() async {
         let connection = state.withLock { state -> Connection? in
             state.chunks = []
@@ -141,12 +148,15 @@ final class ConnectionBodySource: ResponseBodySource {
             throw error
         }
 
+        // Taken before the connection goes back to the pool, where the next exchange resets them.
+        let trailers = ended ? connection.parser.trailers : nil
         let (first, discarded, before) = state.withLock { state -> ([UInt8]?, Bool, Int64) in
             state.reading = nil
             let before = state.received
             for chunk in received { state.received += Int64(chunk.count) }
             if ended {
                 state.finished = true
+                state.trailers = trailers
             } else if !state.discarded {
                 state.connection = connection
             }

@@ -78,8 +78,10 @@ struct HTTP1Exchange {
 
         let source: any ResponseBodySource
         if ended {
+            // Taken before the connection goes back to the pool, where the next exchange resets them.
+            let trailers = connection.parser.trailers
             core.finish(connection, reuse: reuse, logger: context.logger)
-            source = BufferedBodySource(chunks)
+            source = BufferedBodySource(chunks, trailers: trailers)
         } else {
             source = ConnectionBodySource(core: core, connection: connection, chunks: chunks, reuse: reuse,
                                           progress: progress)

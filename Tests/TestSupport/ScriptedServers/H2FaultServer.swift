@@ -8,6 +8,7 @@ import Glibc
 /// of about 100 KiB of fields. Modes: ``Mode/normal``; ``Mode/goAway(after:)``, where the first connection sends
 /// `GOAWAY` as its Nth request arrives (last stream id: that request's), answers it and drops every later stream;
 /// ``Mode/silent``, which never sends SETTINGS nor anything else. ``connections`` counts accepted connections.
+/// More paths (trailers, floods, starvation, idle closes) are in `H2FaultServer+Paths.swift`.
 package final class H2FaultServer {
     /// How the server misbehaves.
     package enum Mode {
@@ -79,9 +80,12 @@ package final class H2FaultServer {
 
     /// How many connections the server accepted so far.
     package var connections: Int {
-        let output = String(decoding: FileManager.default.contents(atPath: directory + "/output.log") ?? Data(),
-                            as: UTF8.self)
-        return output.split(separator: "\n").filter { $0.hasPrefix("CONNECTION ") }.count
+        output.split(separator: "\n").filter { $0.hasPrefix("CONNECTION ") }.count
+    }
+
+    /// What the server printed so far.
+    var output: String {
+        String(decoding: FileManager.default.contents(atPath: directory + "/output.log") ?? Data(), as: UTF8.self)
     }
 
     /// Stops the server and deletes its directory. Safe to call more than once.
@@ -103,6 +107,8 @@ package final class H2FaultServer {
         lock = threading.Lock()
         accepted = [0]
 
+        \#(extraPaths)
+
         def serve(sock, number):
             print("CONNECTION", number, flush=True)
             if mode == "silent":
@@ -115,6 +121,8 @@ package final class H2FaultServer {
             sock.sendall(conn.data_to_send())
             requests = 0
             last = None  # the GOAWAY's last stream id, once sent
+            after = None  # what an extra path asked for once its answer is sent
+            deaf = False  # sends nothing any more (a dead peer): PINGs go unanswered
             while True:
                 data = sock.recv(65536)
                 if not data:
@@ -125,32 +133,47 @@ package final class H2FaultServer {
                     print("ERROR", error, flush=True)
                     break
                 for event in events:
+                    if isinstance(event, h2.events.PingReceived):
+                        print("PING", number, flush=True)
                     if not isinstance(event, h2.events.RequestReceived):
                         continue
                     sid = event.stream_id
                     requests += 1
                     path = dict((k.decode() if isinstance(k, bytes) else k, v.decode() if isinstance(v, bytes) else v)
                                 for k, v in event.headers)[":path"]
+                    print("REQUEST", number, path, flush=True)
                     if path.startswith("/reset"):
                         conn.reset_stream(sid, error_code=h2.errors.ErrorCodes.INTERNAL_ERROR)
                     elif path.startswith("/flood"):
                         fields = [(":status", "200")] + [("x-flood-%d" % i, "a" * 1000) for i in range(100)]
                         conn.send_headers(sid, fields, end_stream=True)
                     else:
-                        conn.send_headers(sid, [(":status", "200"), ("content-length", "2")])
-                        conn.send_data(sid, b"ok", end_stream=True)
+                        action = extra_path(conn, sock, sid, path)
+                        if action is None:
+                            conn.send_headers(sid, [(":status", "200"), ("content-length", "2")])
+                            conn.send_data(sid, b"ok", end_stream=True)
+                        elif action != "handled":
+                            after = action
                     if number == 1 and goaway_after and requests == goaway_after:
                         # Answered; every later stream is above the last stream id and never processed.
                         last = sid
                         conn.close_connection(last_stream_id=sid)
                         break
-                sock.sendall(conn.data_to_send())
+                pending = conn.data_to_send()
+                if not deaf:
+                    sock.sendall(pending)
+                if after is not None and not end_after(conn, sock, number, after):
+                    return
+                if after is not None and after.startswith("deaf"):
+                    deaf = True
+                after = None
                 if last is not None:
                     # Read (and drop) until the client closes, so the close is a FIN, never a reset that could
                     # destroy the GOAWAY and the answers before the client reads them.
                     while sock.recv(65536):
                         pass
                     break
+            print("ENDED", number, flush=True)
             sock.close()
 
         while True:
