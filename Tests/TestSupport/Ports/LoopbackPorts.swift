@@ -2,17 +2,65 @@ import Glibc
 
 /// Picks free TCP ports on 127.0.0.1 for servers that must be told their port up front.
 ///
-/// Each port is found by binding port 0 and reading the port back; the sockets stay open until all ports are
-/// picked, so the ports are distinct. Another process can still take a port before the server binds it, so
-/// harnesses retry with fresh ports when the server reports "Address already in use".
+/// The ports come from below the kernel's ephemeral range (`net.ipv4.ip_local_port_range`), where `bind` to port 0
+/// and the source ports of outgoing connections never land: a port picked here and bound by its peer a moment later
+/// cannot meanwhile become another test's `LoopbackServer` port, whose clients would then meet the peer's readiness
+/// probes (a parallel run once counted 17 stray connections at a SOCKS test's proxy that way). Each port is held
+/// bound until all are picked, so they are distinct. Another process can still take one before the server binds it,
+/// so harnesses retry with fresh ports when the server reports "Address already in use".
 package enum LoopbackPorts {
     /// Returns `count` distinct ports that were free a moment ago.
     /// - Parameter count: How many ports.
     /// - Returns: The ports.
     package static func pick(_ count: Int) -> [Int] {
-        // Every socket stays bound until all ports are read, so the ports are distinct; they close on return.
-        let held = (0..<count).map { _ in RefusingPort() }
-        return held.map(\.port)
+        guard let range = pickRange else {
+            // No room below the ephemeral range: ports the kernel hands out, held until all are read.
+            let held = (0..<count).map { _ in RefusingPort() }
+            return held.map(\.port)
+        }
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        var ports: [Int] = []
+        while ports.count < count {
+            let port = Int.random(in: range)
+            guard !ports.contains(port), let fd = boundSocket(port: port) else { continue }
+            held.append(fd)
+            ports.append(port)
+        }
+        return ports
+    }
+
+    /// Ports from 10000 up to just below the ephemeral range, or `nil` when that leaves fewer than 1000.
+    private static let pickRange: ClosedRange<Int>? = {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let fd = open("/proc/sys/net/ipv4/ip_local_port_range", O_RDONLY | O_CLOEXEC)
+        let count = fd < 0 ? 0 : bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if fd >= 0 { close(fd) }
+        let text = String(decoding: bytes[..<max(0, count)], as: UTF8.self)
+        guard let low = text.split(whereSeparator: \.isWhitespace).first.flatMap({ Int($0) }), low > 11_000 else {
+            return nil
+        }
+        return 10_000...(low - 1)
+    }()
+
+    /// A socket bound to 127.0.0.1:`port` (not listening), or `nil` when the port is taken.
+    private static func boundSocket(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        address.sin_port = UInt16(port).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// Whether this machine has an IPv6 loopback address (`::1`) that a server can listen on.
