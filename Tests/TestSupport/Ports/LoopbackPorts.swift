@@ -45,22 +45,7 @@ package enum LoopbackPorts {
 
     /// A socket bound to 127.0.0.1:`port` (not listening), or `nil` when the port is taken.
     private static func boundSocket(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        address.sin_port = UInt16(port).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            return nil
-        }
-        return fd
+        loopbackSocket(port: port) { fd, address, length in bind(fd, address, length) == 0 }
     }
 
     /// Whether this machine has an IPv6 loopback address (`::1`) that a server can listen on.
@@ -119,18 +104,26 @@ package enum LoopbackPorts {
     /// - Parameter port: The port.
     /// - Returns: The connected descriptor (close-on-exec).
     package static func connectedSocket(port: Int) -> Int32? {
+        loopbackSocket(port: port) { fd, address, length in connect(fd, address, length) == 0 }
+    }
+
+    /// A new close-on-exec TCP socket that `use` binds or connects to 127.0.0.1:`port`; closed and `nil` when
+    /// `use` fails.
+    private static func loopbackSocket(
+        port: Int, _ use: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool
+    ) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
         address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
+        let done = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                use(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected else {
+        guard done else {
             close(fd)
             return nil
         }
