@@ -40,7 +40,9 @@ extension Client {
 
 extension ClientError {
     /// The error as the callback and blocking styles report it: `CancellationError` becomes
-    /// ``Code/cancelled``; anything that is not a `ClientError` becomes ``Code/internalError``.
+    /// ``Code/cancelled``; anything that is not a `ClientError` becomes ``Code/internalError``. Never inlined, like
+    /// `labelled(_:_:)`: a cast to `CancellationError` inside an async function costs a task allocation per call.
+    @inline(never)
     static func wrapping(_ error: any Error) -> ClientError {
         switch error {
         case let error as ClientError: error

@@ -7,34 +7,68 @@ struct ResponseReader {
     let onData: (@Sendable ([UInt8]) -> Void)?
 
     func read(_ response: StreamingResponse) async throws -> ClientResponse {
-        let request = response.info.finalRequest
-        let codecs = client.codecs
+        if let onData { return try await readStreaming(response, to: onData) }
+        if let download = response.info.finalRequest.options.download {
+            return try await readDownload(response, options: download)
+        }
         let maxBodySize = client.configuration.maxBodySize
-
-        if let onData {
-            let body = try DecodingPlan.plan(for: response, reader: .stream, codecs: codecs)
-                .streaming(response.body, codecs: codecs)
-            try await staged(.transport) {
-                for try await chunk in body { onData(chunk) }
-            }
-            return Self.response(response, body: [], trailersOf: body)
-        }
-        if let download = request.options.download {
-            let body = try await FileDownload(
-                options: download, request: request, codecs: codecs,
-                maxBodySize: maxBodySize
-            ).receive(response)
-            return Self.response(response, body: body, trailersOf: response.body)
-        }
-        let plan = DecodingPlan.plan(for: response, reader: .memory, codecs: codecs)
-        if case .sharedWithCache(let store, whenComplete: true) = plan { store.keepsDecoded(upTo: maxBodySize) }
-        let body = try plan.streaming(response.body, codecs: codecs)
+        let (plan, body) = try Self.inMemory(response, codecs: client.codecs, maxBodySize: maxBodySize)
         let raw: [UInt8]
         do {
             raw = try await body.collect(upTo: maxBodySize)
         } catch {
             throw labelled(error, .transport)
         }
+        return try Self.finished(
+            response, plan: plan, raw: raw, read: body, codecs: client.codecs, maxBodySize: maxBodySize)
+    }
+
+    // The steps below keep `read`'s async frame to what spans its one await on the default path (decision 0034):
+    // the rarely taken readers are async functions of their own, and the work before and after the await is
+    // synchronous and never inlined, so its temporaries (copies of the response's head and exchange info) stay on
+    // the thread's stack.
+
+    /// Hands each chunk to `onData` as it arrives and keeps none.
+    @inline(never)
+    private func readStreaming(
+        _ response: StreamingResponse, to onData: @Sendable ([UInt8]) -> Void
+    ) async throws -> ClientResponse {
+        let codecs = client.codecs
+        let body = try DecodingPlan.plan(for: response, reader: .stream, codecs: codecs)
+            .streaming(response.body, codecs: codecs)
+        try await staged(.transport) {
+            for try await chunk in body { onData(chunk) }
+        }
+        return Self.response(response, body: [], trailersOf: body)
+    }
+
+    /// Writes the body to the request's download file.
+    @inline(never)
+    private func readDownload(_ response: StreamingResponse, options: DownloadOptions) async throws -> ClientResponse {
+        let body = try await FileDownload(
+            options: options, request: response.info.finalRequest, codecs: client.codecs,
+            maxBodySize: client.configuration.maxBodySize
+        ).receive(response)
+        return Self.response(response, body: body, trailersOf: response.body)
+    }
+
+    /// How a body read into memory is decoded, and the body to collect.
+    @inline(never)
+    private static func inMemory(
+        _ response: StreamingResponse, codecs: [any ContentCodec], maxBodySize: Int
+    ) throws -> (DecodingPlan, ResponseBody) {
+        let plan = DecodingPlan.plan(for: response, reader: .memory, codecs: codecs)
+        if case .sharedWithCache(let store, whenComplete: true) = plan { store.keepsDecoded(upTo: maxBodySize) }
+        return (plan, try plan.streaming(response.body, codecs: codecs))
+    }
+
+    /// The response around the collected body, decoded when the plan decodes once complete, with the trailers of
+    /// `body`, the body that was read.
+    @inline(never)
+    private static func finished(
+        _ response: StreamingResponse, plan: DecodingPlan, raw: [UInt8], read body: ResponseBody,
+        codecs: [any ContentCodec], maxBodySize: Int
+    ) throws -> ClientResponse {
         let decoded: [UInt8]
         switch plan {
         case .whenComplete(let fields):

@@ -14,6 +14,11 @@ func staged<T>(_ stage: @autoclosure () -> ClientError.Stage, _ body: () async t
 /// `error` with its stage named, for a plugin call the pipeline makes directly (no closure, no extra async frame):
 /// a ``ClientError`` gets `stage` where it has none, `CancellationError` passes through, and any other error is
 /// wrapped in a ``ClientError`` whose code fits the stage.
+///
+/// Never inlined: the cast to `CancellationError` (a standard library type whose size is not known to this module)
+/// needs a buffer, and in an async function every such buffer is a task allocation on every call, thrown or not
+/// (decision 0034).
+@inline(never)
 func labelled(_ error: any Error, _ stage: @autoclosure () -> ClientError.Stage) -> any Error {
     switch error {
     case var error as ClientError:

@@ -57,16 +57,7 @@ struct RequestPipeline: Sendable {
             } else {
                 prepareWithoutWaiting(&hop)
             }
-            if state.proxyAuthentication.negotiation != nil {
-                do {
-                    context.proxyAuthorization = try run.authentication.proxyAuthorization(
-                        for: hop, state: state.proxyAuthentication)
-                } catch {
-                    throw labelled(error, .credentials)
-                }
-            }
-            context.preferredConnectionID = AuthenticationStage.boundConnection(
-                state.authentication, state.proxyAuthentication)
+            try Self.authorizeConnection(&context, for: hop, state: state, run.authentication)
             var cachedResponse: Response?
             if run.cache.isEnabled {
                 switch try await consultCache(for: &hop, state: &state, run) {
@@ -85,11 +76,7 @@ struct RequestPipeline: Sendable {
             if let cachedResponse {
                 response = cachedResponse
             } else {
-                try state.bodyGuard.check(hop)
-                relay?.beginAttempt(uploadLength: hop.body?.length)
-                state.bodyGuard.sent(hop)
-                let attempt = context
-                context.resendCount += 1
+                let attempt = try Self.beginAttempt(hop, state: &state, context: &context, relay: relay)
                 do {
                     response = try await send(hop, context: attempt)
                 } catch {
@@ -97,18 +84,14 @@ struct RequestPipeline: Sendable {
                         logRetry(state, logger)
                         continue
                     }
-                    guard !(error is CancellationError), run.cache.isEnabled,
+                    guard run.cache.isEnabled, !Self.isCancellation(error),
                         let fallback = try await answerAfterFailure(error, state: &state, run)
                     else { throw error }
                     return try await deliver(fallback, fromCache: true, state: state, run, consume: consume)
                 }
             }
-            response.head.url = hop.url  // the one head, from the transport's parser to the caller
-            events.receivedHead(response.head)
+            Self.received(&response, for: hop, fromCache: fromCache, state: &state, relay: relay, run)
             if !fromCache {
-                state.bodyGuard.received(response.version, for: hop.url)
-                relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
-                logger.debug("response", metadata: ["status": "\(response.status.code)"])
                 if run.cache.isEnabled { try await run.cache.invalidate(after: response, for: hop) }
                 if let hsts = client.hsts { try await HSTSStage.record(response, for: hop, store: hsts) }
             }
@@ -192,6 +175,64 @@ struct RequestPipeline: Sendable {
     private func logRetry(_ state: HopState, _ logger: Logger) {
         logger.debug("retrying", metadata: ["retry": "\(state.retryCount)",
                                             "wait": "\(state.retries?.pendingWait ?? .zero)"])
+    }
+
+    // The steps below run for every request between two awaits of `run`. They are synchronous and never inlined, so
+    // that their temporaries (copies of the request, the head, the exchange's info) stay on the thread's stack instead
+    // of taking slots in `run`'s async frame, which every request allocates (decision 0034).
+
+    /// Sets the proxy's authorization (a handshake with the proxy in progress) and the connection the hop is bound
+    /// to (a connection-bound handshake).
+    @inline(never)
+    private static func authorizeConnection(
+        _ context: inout RequestContext, for hop: Request, state: HopState, _ authentication: AuthenticationStage
+    ) throws {
+        if state.proxyAuthentication.negotiation != nil {
+            do {
+                context.proxyAuthorization = try authentication.proxyAuthorization(
+                    for: hop, state: state.proxyAuthentication)
+            } catch {
+                throw labelled(error, .credentials)
+            }
+        }
+        context.preferredConnectionID = AuthenticationStage.boundConnection(
+            state.authentication, state.proxyAuthentication)
+    }
+
+    /// Checks that the hop may be sent (a one-time body goes once), tells the progress relay, and returns this
+    /// attempt's context (the next attempt counts one more resend).
+    @inline(never)
+    private static func beginAttempt(
+        _ hop: Request, state: inout HopState, context: inout RequestContext, relay: ProgressRelay?
+    ) throws -> RequestContext {
+        try state.bodyGuard.check(hop)
+        relay?.beginAttempt(uploadLength: hop.body?.length)
+        state.bodyGuard.sent(hop)
+        let attempt = context
+        context.resendCount += 1
+        return attempt
+    }
+
+    /// Gives the head its URL and reports it; for a response from the network, notes the version its origin speaks
+    /// and tells the progress relay and the log.
+    @inline(never)
+    private static func received(
+        _ response: inout Response, for hop: Request, fromCache: Bool, state: inout HopState, relay: ProgressRelay?,
+        _ run: RunContext
+    ) {
+        response.head.url = hop.url  // the one head, from the transport's parser to the caller
+        run.events.receivedHead(response.head)
+        guard !fromCache else { return }
+        state.bodyGuard.received(response.version, for: hop.url)
+        relay?.responseArrived(expectedLength: hop.method == .head ? nil : response.body.expectedLength)
+        run.logger.debug("response", metadata: ["status": "\(response.status.code)"])
+    }
+
+    /// Whether `error` is a `CancellationError`. Out of line: a cast to the standard library's resilient type inside
+    /// `run` takes a task allocation for every call (decision 0034).
+    @inline(never)
+    private static func isCancellation(_ error: any Error) -> Bool {
+        error is CancellationError
     }
 
     /// What stays the same for every hop of one request.

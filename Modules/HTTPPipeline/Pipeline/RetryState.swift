@@ -50,6 +50,11 @@ final class RetryState {
     ///   - request: The hop that was sent.
     ///   - mayResend: Whether its body can be sent again.
     /// - Returns: Whether to send the hop again.
+    ///
+    /// Never inlined (nor ``waitIfScheduled()``): the clock's values are of types whose size the standard library
+    /// keeps to itself, and each such local inlined into an async function costs a task allocation per call, taken
+    /// or not (decision 0034).
+    @inline(never)
     func schedules(after outcome: RetryOutcome, for request: Request, mayResend: Bool) -> Bool {
         guard let policy, mayResend,
             let wait = Self.decide(
@@ -63,6 +68,7 @@ final class RetryState {
 
     /// Sleeps the wait chosen by the last ``schedules(after:for:mayResend:)``, if any.
     /// - Throws: `CancellationError` when the task is cancelled while it waits.
+    @inline(never)
     func waitIfScheduled() async throws {
         guard let wait = pendingWait else { return }
         pendingWait = nil

@@ -17,28 +17,18 @@ struct HTTP1Exchange {
     /// - Returns: The response; its body streams from the connection.
     /// - Throws: ``ClientError`` or `CancellationError`; the connection is then the caller's to close.
     func run() async throws -> Response {
-        connection.inactivityTimeout = plan.timeout
-        connection.lowSpeed = plan.lowSpeed.map { LowSpeedWindow(limit: $0, now: NanoTime.now()) }
-        connection.parser.expectResponse(
-            toMethod: plan.request.method, upgradeRequested: plan.request.headerFields[.upgrade] != nil)
-        connection.requestCount += 1
-        var writer = RequestWriter(plan: plan, connection: connection, context: context)
+        let meter = begin()
         // A server may answer before the body is sent (413, 401, 417) and close; the write then fails but the
         // answer can still be read. The connection is not reused after an incomplete request.
         var writeError: ClientError?
         do {
-            try await writer.write()
+            try await RequestWriter.write(plan, on: connection, context: context)
         } catch let error as ClientError where error.isConnectionLost {
             writeError = error
         }
 
-        var head: HTTP1ResponseHead?
-        var chunks: [[UInt8]] = []
-        var ended = false
-        // With a limiter the head is read in granted pieces too, so no body byte is read before it was granted;
-        // the head's own bytes go back to the budget when each read is settled.
-        let meter = BandwidthMeter(context, direction: .download)
-        while head == nil {
+        var reading = HeadReading()
+        while reading.head == nil {
             do {
                 try await connection.readAndParse(metering: meter)
             } catch let error as ClientError where error.isConnectionLost {
@@ -46,25 +36,58 @@ struct HTTP1Exchange {
                 // first; a close without an answer after a failed send is the send's failure.
                 throw error.code == .receiveFailed ? error : writeError ?? error
             }
-            for event in connection.events {
-                switch event {
-                case .head(let interim) where interim.isInformational: continue
-                case .head(let final): head = final
-                case .body(let bytes): chunks.append(bytes)
-                case .end: ended = true
-                }
-            }
-            connection.events.removeAll(keepingCapacity: true)
+            collectEvents(into: &reading)
         }
-        guard let head else { preconditionFailure("the loop ends with a head") }
-        return response(head, chunks: chunks, ended: ended, reusable: writeError == nil)
+        return response(reading, reusable: writeError == nil)
+    }
+
+    // The steps below are synchronous and never inlined: their temporaries (the plan's fields, each parser event
+    // and head) stay on the thread's stack instead of widening the async frame of ``run()``, which every request
+    // allocates (decision 0034).
+
+    /// What the reads so far brought: the final head once it came, body bytes that came with it, the end.
+    struct HeadReading {
+        var head: HTTP1ResponseHead?
+        var chunks: [[UInt8]] = []
+        var ended = false
+    }
+
+    /// Sets the connection up for this exchange and returns the download meter (`nil` without a limiter).
+    ///
+    /// With a limiter the head is read in granted pieces too, so no body byte is read before it was granted; the
+    /// head's own bytes go back to the budget when each read is settled.
+    @inline(never)
+    private func begin() -> BandwidthMeter? {
+        connection.inactivityTimeout = plan.timeout
+        connection.lowSpeed = plan.lowSpeed.map { LowSpeedWindow(limit: $0, now: NanoTime.now()) }
+        connection.parser.expectResponse(
+            toMethod: plan.request.method, upgradeRequested: plan.request.headerFields[.upgrade] != nil)
+        connection.requestCount += 1
+        return BandwidthMeter(context, direction: .download)
+    }
+
+    /// Takes the parser's events: interim heads are skipped, the final head, body bytes and the end are kept.
+    @inline(never)
+    private func collectEvents(into reading: inout HeadReading) {
+        for event in connection.events {
+            switch event {
+            case .head(let interim) where interim.isInformational: continue
+            case .head(let final): reading.head = final
+            case .body(let bytes): reading.chunks.append(bytes)
+            case .end: reading.ended = true
+            }
+        }
+        connection.events.removeAll(keepingCapacity: true)
     }
 
     /// The response around the final head: the body from the chunks that came with it, and the connection back in
     /// the pool when the body is complete. Synchronous and never inlined, so its temporaries stay out of the async
     /// frame of ``run()``.
     @inline(never)
-    private func response(_ head: HTTP1ResponseHead, chunks: [[UInt8]], ended: Bool, reusable: Bool) -> Response {
+    private func response(_ reading: HeadReading, reusable: Bool) -> Response {
+        guard let head = reading.head else { preconditionFailure("the loop ends with a head") }
+        let chunks = reading.chunks
+        let ended = reading.ended
         let expected: Int64? = switch head.framing {
         case .none: 0
         case .contentLength(let length): length

@@ -27,30 +27,32 @@ struct RequestWriter {
         progress = ProgressCounter(context: context, direction: .upload, expected: plan.request.body?.length)
     }
 
-    /// Writes the whole request.
+    /// Writes the whole request of `plan` on `connection`: the head, then the body. The writer lives in this call's
+    /// frame, which ends with the write, not in the frame of the exchange that goes on to wait for the response.
     /// - Throws: ``ClientError`` (`sendFailed`, `timedOut`, `storageFailed`, `invalidRequest`) or
     ///   `CancellationError`.
-    mutating func write() async throws {
+    static func write(_ plan: ExchangePlan, on connection: Connection, context: RequestContext) async throws {
         guard let body = plan.request.body else {
             try await connection.write(plan.head)
             return
         }
+        var writer = RequestWriter(plan: plan, connection: connection, context: context)
         switch body.content {
-        case .bytes(let bytes) where bytes.count <= Self.pieceSize && meter == nil:
+        case .bytes(let bytes) where bytes.count <= Self.pieceSize && writer.meter == nil:
             // One send for head and body: one syscall, one TCP segment for small requests.
             var message = plan.head
             message.append(contentsOf: bytes)
             try await connection.write(message)
-            progress.add(bytes.count)
+            writer.progress.add(bytes.count)
         case .bytes(let bytes):
             try await connection.write(plan.head)
-            try await writePieces(of: bytes, chunked: false)
+            try await writer.writePieces(of: bytes, chunked: false)
         case .file(let path, let length):
             try await connection.write(plan.head)
-            try await writeFile(path, length: length)
+            try await writer.writeFile(path, length: length)
         case .stream:
             try await connection.write(plan.head)
-            try await writeStream(body)
+            try await writer.writeStream(body)
         }
     }
 

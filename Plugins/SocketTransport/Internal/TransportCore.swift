@@ -140,31 +140,55 @@ final class TransportCore: Sendable {
             // A request that cannot be sent again (a POST) asks the socket itself before it goes out: the event loop
             // may not have seen the server's close of an idle connection yet, and such a request would be lost on
             // it. Idempotent requests skip the system call; a stale connection is retried for them.
-            if !plan.request.isIdempotent && !Socket.isQuiet(connection.fd) {
-                checkIn(connection, reuse: false, reason: "closed by the server", logger: logger)
-                return try await checkOut(plan, forceNew: forceNew, logger: logger)
+            if !plan.request.isIdempotent && !Socket.isQuiet(connection.fd) || connection.awaitsTunnel {
+                return try await reopening(connection, plan: plan, forceNew: forceNew, logger: logger)
             }
-            if connection.awaitsTunnel {
-                logger.trace("Sending CONNECT again on the proxy connection",
-                             metadata: ["connection": "\(connection.id)"])
-                try await finishOpening(connection, plan: plan, logger: logger) {
-                    try await connector.finishOpening(connection, options: plan.request.options,
-                                                      proxyAuthorization: plan.tunnelAuthorization)
-                }
-                return (connection, false)
-            }
-            logger.trace("Reusing connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
+            logReuse(connection, plan: plan, logger: logger)
             return (connection, true)
         case .create:
-            var opened: Connection?
-            try await finishOpening(opened, plan: plan, logger: logger) {
-                opened = try await connector.connect(plan.key, options: plan.request.options,
-                                                     proxyAuthorization: plan.tunnelAuthorization)
-            }
-            guard let opened else { preconditionFailure("finishOpening returns only after opening") }
-            logger.debug("Opened connection", metadata: ["connection": "\(opened.id)", "peer": "\(plan.key)"])
-            return (opened, false)
+            return (try await opened(plan, logger: logger), false)
         }
+    }
+
+    // The steps below run only for some check-outs (a new connection, a stale one, a tunnel to set up again) and
+    // are kept out of `checkOut` (`@inline(never)`), so their closures and locals do not widen the async frame that
+    // every reused connection's request allocates.
+
+    /// A reused connection that cannot be used as it is: closed by the server (for a request that cannot be sent
+    /// again), or a proxy connection whose tunnel is sent `CONNECT` again.
+    @inline(never)
+    private func reopening(
+        _ connection: Connection, plan: ExchangePlan, forceNew: Bool, logger: Logger
+    ) async throws -> (Connection, reused: Bool) {
+        if !plan.request.isIdempotent && !Socket.isQuiet(connection.fd) {
+            checkIn(connection, reuse: false, reason: "closed by the server", logger: logger)
+            return try await checkOut(plan, forceNew: forceNew, logger: logger)
+        }
+        logger.trace("Sending CONNECT again on the proxy connection", metadata: ["connection": "\(connection.id)"])
+        try await finishOpening(connection, plan: plan, logger: logger) {
+            try await connector.finishOpening(connection, options: plan.request.options,
+                                              proxyAuthorization: plan.tunnelAuthorization)
+        }
+        return (connection, false)
+    }
+
+    /// Opens a new connection for the plan (the pool gave its slot).
+    @inline(never)
+    private func opened(_ plan: ExchangePlan, logger: Logger) async throws -> Connection {
+        var opened: Connection?
+        try await finishOpening(opened, plan: plan, logger: logger) {
+            opened = try await connector.connect(plan.key, options: plan.request.options,
+                                                 proxyAuthorization: plan.tunnelAuthorization)
+        }
+        guard let opened else { preconditionFailure("finishOpening returns only after opening") }
+        logger.debug("Opened connection", metadata: ["connection": "\(opened.id)", "peer": "\(plan.key)"])
+        return opened
+    }
+
+    /// The trace line of a reused connection; synchronous and out of line, so its metadata stays out of the frame.
+    @inline(never)
+    private func logReuse(_ connection: Connection, plan: ExchangePlan, logger: Logger) {
+        logger.trace("Reusing connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
     }
 
     /// Runs `open`, which opens a connection or sends `CONNECT` again on one: when it fails, the slot of the
