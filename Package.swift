@@ -327,8 +327,17 @@ let package = Package(
         ),
         .testTarget(
             name: "ThrottleTests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "Throttle", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "Throttle", "TestSupport",
+                "ThrottleTestSupport",
+            ],
             path: "Tests/ThrottleTests"
+        ),
+        // What the throttle's tests over HTTP/1.1 and over HTTP/2 share: a limiter that records its grants.
+        .target(
+            name: "ThrottleTestSupport",
+            dependencies: ["HTTPCore", "Throttle"],
+            path: "Tests/ThrottleTestSupport"
         ),
         .testTarget(
             name: "PublicSuffixTests",
@@ -424,6 +433,7 @@ let package = Package(
             name: "HTTP2Tests",
             dependencies: [
                 "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "HTTP2", "Throttle", "TestSupport",
+                "ThrottleTestSupport",
             ],
             path: "Tests/HTTP2Tests"
         ),

@@ -3,10 +3,10 @@ import HTTP2
 import HTTPCore
 import HTTPPipeline
 import SocketTransport
-import Synchronization
 import TestSupport
 import Testing
 import Throttle
+import ThrottleTestSupport
 
 /// The bandwidth limiter (`Throttle`) and `lowSpeedLimit` on HTTP/2 streams: a throttled download and upload over h2
 /// against a real nginx, each body intact, every body byte granted and settled, and no second above 110 % of the
@@ -17,7 +17,7 @@ struct HTTP2ThrottleTests {
     @Test func aThrottledH2DownloadKeepsToTheSharedLimit() async throws {
         let rate = 100 * 1024
         try await withTrailerNginx { nginx in
-            let recorder = GrantRecorder(try ThrottleLimiter(bytesPerSecond: rate))
+            let recorder = PerSecondRecorder(try ThrottleLimiter(bytesPerSecond: rate))
             let client = Client(transport: http2Transport(), bandwidth: recorder)
             let request = h2Request(nginx.url("/payload.bin", on: .h2TLS), certificates: nginx.certificates)
             let response = try await client.send(request)
@@ -33,7 +33,7 @@ struct HTTP2ThrottleTests {
     @Test func aThrottledH2UploadKeepsToItsOwnLimit() async throws {
         let rate = 100 * 1024
         try await withTrailerNginx { nginx in
-            let recorder = GrantRecorder(try ThrottleLimiter(bytesPerSecond: nil))
+            let recorder = PerSecondRecorder(try ThrottleLimiter(bytesPerSecond: nil))
             let client = Client(transport: http2Transport(), bandwidth: recorder)
             var request = h2Request(nginx.url("/uploads/up.bin", on: .h2TLS), method: .put,
                                     body: .bytes(TrailerNginxPeer.payload), certificates: nginx.certificates)
@@ -66,62 +66,7 @@ struct HTTP2ThrottleTests {
     }
 }
 
-/// Wraps a ``ThrottleLimiter`` and records each settled body byte at the moment its grant was given (just before
-/// the bytes could move), per direction.
-final class GrantRecorder: BandwidthLimiter {
-    private struct State {
-        var start: ContinuousClock.Instant?
-        var grantedAt: [BandwidthTransfer: Duration] = [:]
-        var moves: [(at: Duration, bytes: Int, direction: TransferDirection)] = []
-    }
-
-    let limiter: ThrottleLimiter
-    private let state = Mutex(State())
-
-    init(_ limiter: ThrottleLimiter) {
-        self.limiter = limiter
-    }
-
-    func grant(upTo wanted: Int, for transfer: BandwidthTransfer) async throws -> Int {
-        let granted = try await limiter.grant(upTo: wanted, for: transfer)
-        let now = ContinuousClock.now
-        state.withLock { state in
-            let start = state.start ?? now
-            state.start = start
-            state.grantedAt[transfer] = now - start
-        }
-        return granted
-    }
-
-    func settle(used: Int, granted: Int, for transfer: BandwidthTransfer) {
-        limiter.settle(used: used, granted: granted, for: transfer)
-        let now = ContinuousClock.now
-        state.withLock { state in
-            let start = state.start ?? now
-            state.start = start
-            let at = granted > 0 ? state.grantedAt[transfer] ?? now - start : now - start
-            if used > 0 { state.moves.append((at, used, transfer.direction)) }
-        }
-    }
-
-    var averageBytesPerSecond: Int { limiter.averageBytesPerSecond }
-
-    /// The bytes settled in one direction.
-    func total(_ direction: TransferDirection) -> Int {
-        state.withLock { $0.moves.filter { $0.direction == direction }.reduce(0) { $0 + $1.bytes } }
-    }
-
-    /// The bytes of each whole or partial second since the first grant.
-    var perSecond: [Int] {
-        var seconds: [Int] = []
-        for move in state.withLock({ $0.moves }) {
-            let index = Int(move.at.components.seconds)
-            if seconds.count <= index { seconds += Array(repeating: 0, count: index + 1 - seconds.count) }
-            seconds[index] += move.bytes
-        }
-        return seconds
-    }
-
+extension PerSecondRecorder {
     /// Expects no aligned second to hold more than `cap` bytes.
     func expectNoSecondAbove(_ cap: Int) {
         for (second, bytes) in perSecond.enumerated() {

@@ -5,6 +5,7 @@ import SocketTransport
 import TestSupport
 import Testing
 import Throttle
+import ThrottleTestSupport
 
 /// The limiter on real transfers with nginx on 127.0.0.1: no second runs above 110 % of the limit once a transfer
 /// is under way, for one download, for downloads sharing the budget, and for an upload under its own limit; every

@@ -1,27 +1,30 @@
-import HTTPCore
+package import HTTPCore
 import Synchronization
-import Throttle
+package import Throttle
 
 /// Wraps a ``ThrottleLimiter`` and counts the body bytes that moved in every second since the first grant.
 ///
 /// Each settled byte is counted at the moment its grant was given, the moment just before the `recv` or `send`
 /// that moved it; a byte settled without a grant counts when it was settled. A request has one grant at a time
-/// in each direction, so the grant a settlement belongs to is the last one of its transfer.
-final class PerSecondRecorder: BandwidthLimiter {
+/// in each direction, so the grant a settlement belongs to is the last one of its transfer. Shared by the
+/// throttle's tests over HTTP/1.1 and over HTTP/2.
+package final class PerSecondRecorder: BandwidthLimiter {
     private struct State {
         var start: ContinuousClock.Instant?
         var grantedAt: [BandwidthTransfer: Duration] = [:]
-        var moves: [(at: Duration, bytes: Int)] = []
+        var moves: [(at: Duration, bytes: Int, direction: TransferDirection)] = []
     }
 
-    let limiter: ThrottleLimiter
+    /// The limiter that grants.
+    package let limiter: ThrottleLimiter
     private let state = Mutex(State())
 
-    init(_ limiter: ThrottleLimiter) {
+    /// Records what `limiter` grants.
+    package init(_ limiter: ThrottleLimiter) {
         self.limiter = limiter
     }
 
-    func grant(upTo wanted: Int, for transfer: BandwidthTransfer) async throws -> Int {
+    package func grant(upTo wanted: Int, for transfer: BandwidthTransfer) async throws -> Int {
         let granted = try await limiter.grant(upTo: wanted, for: transfer)
         let now = ContinuousClock.now
         state.withLock { state in
@@ -32,21 +35,21 @@ final class PerSecondRecorder: BandwidthLimiter {
         return granted
     }
 
-    func settle(used: Int, granted: Int, for transfer: BandwidthTransfer) {
+    package func settle(used: Int, granted: Int, for transfer: BandwidthTransfer) {
         limiter.settle(used: used, granted: granted, for: transfer)
         let now = ContinuousClock.now
         state.withLock { state in
             let start = state.start ?? now
             state.start = start
             let at = granted > 0 ? state.grantedAt[transfer] ?? now - start : now - start
-            if used > 0 { state.moves.append((at, used)) }
+            if used > 0 { state.moves.append((at, used, transfer.direction)) }
         }
     }
 
-    var averageBytesPerSecond: Int { limiter.averageBytesPerSecond }
+    package var averageBytesPerSecond: Int { limiter.averageBytesPerSecond }
 
     /// The bytes of each whole or partial second since the first grant.
-    var perSecond: [Int] {
+    package var perSecond: [Int] {
         let moves = state.withLock { $0.moves }
         var seconds: [Int] = []
         for move in moves {
@@ -58,7 +61,7 @@ final class PerSecondRecorder: BandwidthLimiter {
     }
 
     /// The most bytes in any one-second span that starts at a move: a sliding window, stricter than `perSecond`.
-    var busiestSecond: Int {
+    package var busiestSecond: Int {
         let moves = state.withLock { $0.moves }.sorted { $0.at < $1.at }
         var busiest = 0
         var sum = 0
@@ -75,5 +78,10 @@ final class PerSecondRecorder: BandwidthLimiter {
     }
 
     /// Every byte settled.
-    var total: Int { state.withLock { $0.moves.reduce(0) { $0 + $1.bytes } } }
+    package var total: Int { state.withLock { $0.moves.reduce(0) { $0 + $1.bytes } } }
+
+    /// The bytes settled in one direction.
+    package func total(_ direction: TransferDirection) -> Int {
+        state.withLock { $0.moves.filter { $0.direction == direction }.reduce(0) { $0 + $1.bytes } }
+    }
 }
