@@ -413,7 +413,9 @@ let package = Package(
         // The HTTP2 plug-in against nginx, nghttpd and a scripted h2 server (python's h2).
         .testTarget(
             name: "HTTP2Tests",
-            dependencies: ["HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "HTTP2", "TestSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "HTTP2", "HTTPAuthentication", "TestSupport",
+            ],
             path: "Tests/HTTP2Tests"
         ),
         .testTarget(
