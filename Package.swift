@@ -432,8 +432,8 @@ let package = Package(
         .testTarget(
             name: "HTTP2Tests",
             dependencies: [
-                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "HTTP2", "Throttle", "TestSupport",
-                "ThrottleTestSupport",
+                "HTTPCore", "HTTPPipeline", "HTTPTesting", "SocketTransport", "HTTP2", "HTTPAuthentication", "Throttle",
+                "TestSupport", "ThrottleTestSupport",
             ],
             path: "Tests/HTTP2Tests"
         ),

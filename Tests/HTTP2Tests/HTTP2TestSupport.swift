@@ -97,6 +97,15 @@ func matchesTwentyMiB(_ chunk: some Sequence<UInt8>, at offset: Int) -> Bool {
 /// - Parameter path: The file.
 /// - Returns: Its length and whether every byte is the body's, or `nil` when it cannot be read.
 func readTwentyMiB(atPath path: String) -> (count: Int, intact: Bool)? {
+    readChecked(atPath: path) { matchesTwentyMiB($0, at: $1) }
+}
+
+/// Reads a file 1 MiB at a time, checking each piece as it is read.
+/// - Parameters:
+///   - path: The file.
+///   - matching: Whether a piece holds the expected bytes from the offset on.
+/// - Returns: Its length and whether every piece matched, or `nil` when it cannot be read.
+func readChecked(atPath path: String, matching: ([UInt8], Int) -> Bool) -> (count: Int, intact: Bool)? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -108,7 +117,7 @@ func readTwentyMiB(atPath path: String) -> (count: Int, intact: Bool)? {
         if read < 0 && errno == EINTR { continue }
         guard read >= 0 else { return nil }
         if read == 0 { return (count, intact) }
-        if intact && !matchesTwentyMiB(buffer[..<read], at: count) { intact = false }
+        if intact && !matching(Array(buffer[..<read]), count) { intact = false }
         count += read
     }
 }

@@ -59,4 +59,9 @@ struct OutputFlags: ParsableArguments {
     @Option(
         name: .customLong("parallel-max"), help: ArgumentHelp("The most transfers -Z runs at once.", valueName: "n"))
     var parallelMax = 50
+
+    @Flag(
+        name: .customLong("parallel-immediate"),
+        help: "With -Z, open a connection for each transfer at once instead of waiting to share one (HTTP/2).")
+    var parallelImmediate = false
 }

@@ -54,6 +54,8 @@ struct TransferContext: Sendable {
         var transport = POSIXTransport.Configuration()
         transport.addressOverrides = try connection.addressOverrides()
         transport.protocols = request.protocols
+        // -Z shares a connection being opened (curl's CURLOPT_PIPEWAIT) unless --parallel-immediate.
+        transport.waitsForMultiplexing = !output.parallelImmediate
         if let milliseconds = connection.happyEyeballsTimeout {
             transport.happyEyeballsDelay = .milliseconds(max(milliseconds, 0))  // curl takes a negative as 0 too
         }

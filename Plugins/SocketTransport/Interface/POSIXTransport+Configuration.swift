@@ -61,6 +61,12 @@ extension POSIXTransport {
         /// that chooses one gets one connection carrying many requests at once (decision 0031). Default empty:
         /// TLS offers `http/1.1` alone and every request goes over HTTP/1.1, as before.
         public var protocols: [any MultiplexedProtocol]
+        /// Whether a request for an origin that may speak a multiplexed protocol waits for the connection another
+        /// request is opening to it, to share it, instead of opening its own (libcurl's `CURLOPT_PIPEWAIT`, which
+        /// curl's `-Z` sets). Default `true`: requests started together share one connection. `false` (curl's and
+        /// `asi`'s `--parallel-immediate`) opens a connection for each request that finds no session with room, up
+        /// to ``maxConnectionsPerHost``; later requests still take streams on the sessions those connections made.
+        public var waitsForMultiplexing: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -75,6 +81,7 @@ extension POSIXTransport {
         ///   - pinnedPublicKeys: Public-key pins by host name.
         ///   - happyEyeballsDelay: How long a connect attempt runs before the next address is tried beside it.
         ///   - protocols: Multiplexed protocols to offer by ALPN before HTTP/1.1.
+        ///   - waitsForMultiplexing: Whether requests wait for a connection being opened to their origin.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
@@ -86,7 +93,8 @@ extension POSIXTransport {
             responseLimits: HTTP1Limits = HTTP1Limits(),
             pinnedPublicKeys: [String: PublicKeyPins] = [:],
             happyEyeballsDelay: Duration = .milliseconds(250),
-            protocols: [any MultiplexedProtocol] = []
+            protocols: [any MultiplexedProtocol] = [],
+            waitsForMultiplexing: Bool = true
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -99,6 +107,7 @@ extension POSIXTransport {
             self.pinnedPublicKeys = pinnedPublicKeys
             self.happyEyeballsDelay = happyEyeballsDelay
             self.protocols = protocols
+            self.waitsForMultiplexing = waitsForMultiplexing
         }
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// A request for an origin takes a stream on a session with room; when there is none it opens a connection
 /// (one at a time per origin, so 100 requests started together wait for the first connection instead of
-/// opening 100), or waits until room comes free. The pool still counts every connection, so
+/// opening 100, unless the transport does not wait for multiplexing: then each opens one while the pool allows),
+/// or waits until room comes free. The pool still counts every connection, so
 /// ``POSIXTransport/Configuration/maxConnectionsPerHost`` bounds sessions too. The lock is held only to decide;
 /// waiters are resumed after unlocking.
 final class MultiplexedSessions: Sendable {
@@ -23,7 +24,8 @@ final class MultiplexedSessions: Sendable {
 
     fileprivate struct Origin {
         var sessions: [any ProtocolSession] = []
-        var opening = false
+        /// Connections being opened to the origin.
+        var openings = 0
         var answersHTTP1 = false
         var waiters: [UInt64: UnsafeContinuation<MultiplexedSessions.Step?, any Error>] = [:]
     }
@@ -57,14 +59,16 @@ final class MultiplexedSessions: Sendable {
         return protocols.first { $0.alpnIdentifier == alpn }
     }
 
-    /// Decides what a request for `key` does, waiting while another request opens the origin's connection or
-    /// every session is full and no other connection may be opened.
+    /// Decides what a request for `key` does, waiting while another request opens the origin's connection (when
+    /// `waits`) or every session is full and no other connection may be opened.
     /// - Parameters:
     ///   - key: The origin.
     ///   - maxConnections: The pool's per-host limit.
+    ///   - waits: Whether to wait for a connection another request is opening rather than open one more
+    ///     (``POSIXTransport/Configuration/waitsForMultiplexing``).
     /// - Returns: The next step.
     /// - Throws: `CancellationError`, or ``ClientError`` after ``shutDown()``.
-    func next(for key: PoolKey, maxConnections: Int) async throws -> Step {
+    func next(for key: PoolKey, maxConnections: Int, waits: Bool = true) async throws -> Step {
         while true {
             try Task.checkCancellation()
             let id = state.withLock { state -> UInt64 in
@@ -76,7 +80,7 @@ final class MultiplexedSessions: Sendable {
                     // Decide under the lock the wake-ups take, so none is missed between deciding and waiting.
                     let decided = state.withLock { state -> Result<Step?, any Error>? in
                         do {
-                            let step = try state.decide(key, maxConnections: maxConnections)
+                            let step = try state.decide(key, maxConnections: maxConnections, waits: waits)
                             if let step { return .success(step) }
                         } catch {
                             return .failure(error)
@@ -97,7 +101,7 @@ final class MultiplexedSessions: Sendable {
     /// The origin's opener has a session; waiting requests try again.
     func opened(_ key: PoolKey, session: any ProtocolSession) {
         let waiters = state.withLock { state in
-            state.origins[key, default: Origin()].opening = false
+            state.origins[key, default: Origin()].openings -= 1
             state.origins[key, default: Origin()].sessions.append(session)
             return state.takeWaiters(key)
         }
@@ -107,7 +111,7 @@ final class MultiplexedSessions: Sendable {
     /// The origin chose HTTP/1.1 by ALPN: its requests go to the pool from now on.
     func answeredHTTP1(_ key: PoolKey) {
         let waiters = state.withLock { state in
-            state.origins[key, default: Origin()].opening = false
+            state.origins[key, default: Origin()].openings -= 1
             state.origins[key, default: Origin()].answersHTTP1 = true
             return state.takeWaiters(key)
         }
@@ -117,7 +121,7 @@ final class MultiplexedSessions: Sendable {
     /// The opener could not open a connection; another waiting request tries.
     func openFailed(_ key: PoolKey) {
         let waiters = state.withLock { state in
-            state.origins[key]?.opening = false
+            state.origins[key]?.openings -= 1
             return state.takeWaiters(key)
         }
         waiters.forEach { $0.resume(returning: nil) }
@@ -155,7 +159,9 @@ final class MultiplexedSessions: Sendable {
 
 extension MultiplexedSessions.State {
     /// The next step for `key`, or `nil` to wait.
-    fileprivate mutating func decide(_ key: PoolKey, maxConnections: Int) throws -> MultiplexedSessions.Step? {
+    fileprivate mutating func decide(
+        _ key: PoolKey, maxConnections: Int, waits: Bool
+    ) throws -> MultiplexedSessions.Step? {
         guard !isShutDown else {
             throw ClientError(.connectFailed, stage: .transport, message: "The transport was shut down")
         }
@@ -164,8 +170,10 @@ extension MultiplexedSessions.State {
         if origin.answersHTTP1 { return .http1 }
         origin.sessions.removeAll { !$0.isAcceptingStreams }
         if let session = origin.sessions.first(where: { $0.reserveStream() }) { return .send(session) }
-        guard !origin.opening, origin.sessions.count < maxConnections else { return nil }
-        origin.opening = true
+        guard waits ? origin.openings == 0 : true, origin.sessions.count + origin.openings < maxConnections else {
+            return nil
+        }
+        origin.openings += 1
         return .open
     }
 

@@ -25,8 +25,20 @@ extension TransportCore {
         // Never toward an origin: a tunnel's authorization went with CONNECT.
         request.headerFields[.proxyAuthorization] = nil
         var unprocessed = 0
+        // The session this request's own connection became: its first stream is this request's, so connections
+        // opened side by side (`waitsForMultiplexing` off) each carry their opener's request.
+        var ownSession: (any ProtocolSession)?
         while true {
-            switch try await sessions.next(for: plan.key, maxConnections: configuration.maxConnectionsPerHost) {
+            let step: MultiplexedSessions.Step
+            if let session = ownSession, session.reserveStream() {
+                step = .send(session)
+            } else {
+                step = try await sessions.next(
+                    for: plan.key, maxConnections: configuration.maxConnectionsPerHost,
+                    waits: configuration.waitsForMultiplexing)
+            }
+            ownSession = nil
+            switch step {
             case .http1:
                 return try await send(plan, context: context, failsOver: failsOver, multiplexes: false)
             case .send(let session):
@@ -38,32 +50,43 @@ extension TransportCore {
                     return try await session.send(request, route: plan.key.route, context: context)
                 } catch let notProcessed as RequestNotProcessed {
                     unprocessed += 1
-                    guard unprocessed <= Self.unprocessedRetries, request.body?.isReplayable ?? true else {
-                        throw notProcessed.error
+                    guard unprocessed <= Self.unprocessedRetries else { throw notProcessed.error }
+                    guard request.body?.isReplayable ?? true else {
+                        // Say why a request any other body would have survived fails: the caller can fix it.
+                        var error = notProcessed.error
+                        error.message += "; its body is a one-time stream and cannot be sent again"
+                        throw error
                     }
                     context.logger.debug("The server did not process the request; sending it on another stream")
                 }
             case .open:
-                if let response = try await open(plan, sessions: sessions, context: context, failsOver: failsOver) {
-                    return response
+                switch try await open(plan, sessions: sessions, context: context, failsOver: failsOver) {
+                case .answered(let response): return response
+                case .session(let session): ownSession = session
                 }
             }
         }
     }
 
-    /// Opens a connection for the origin of `plan` as its opener. Returns `nil` when the connection became a
-    /// session (the caller then takes a stream on it), or a response: a proxy's `407` to `CONNECT`, or the
-    /// request's own over HTTP/1.1 when the origin chose that.
+    /// What opening a connection for a multiplexed origin gave.
+    private enum Opened {
+        /// A response: a proxy's `407` to `CONNECT`, or the request's own over HTTP/1.1 when the origin chose that.
+        case answered(Response)
+        /// The connection became this session; the caller takes a stream on it.
+        case session(any ProtocolSession)
+    }
+
+    /// Opens a connection for the origin of `plan` as its opener.
     private func open(
         _ plan: ExchangePlan, sessions: MultiplexedSessions, context: RequestContext, failsOver: Bool
-    ) async throws -> Response? {
+    ) async throws -> Opened {
         let connection: Connection
         do {
             (connection, _) = try await checkOut(plan, forceNew: true, logger: context.logger)
         } catch {
             sessions.openFailed(plan.key)
             switch error {
-            case ProxyTunnel.Answer.challenged(let response, _): return response
+            case ProxyTunnel.Answer.challenged(let response, _): return .answered(response)
             case ProxyTunnel.Answer.refused(let refusal): throw refusal
             case let failure as RouteUnreachable: throw failsOver ? failure : failure.error
             case let failure as ClientError where failsOver && RouteUnreachable.isUnreachable(failure):
@@ -82,7 +105,7 @@ extension TransportCore {
             sessions.answeredHTTP1(plan.key)
             connection.idleDeadline = NanoTime.deadline(after: plan.idleTimeout)
             pool.checkIn(connection, reuse: true)
-            return try await send(plan, context: context, failsOver: failsOver, multiplexes: false)
+            return .answered(try await send(plan, context: context, failsOver: failsOver, multiplexes: false))
         }
         let stream = SocketConnectionStream(connection: connection)
         let session: any ProtocolSession
@@ -99,7 +122,7 @@ extension TransportCore {
                              metadata: ["connection": "\(connection.id)", "peer": "\(key)"])
         sessions.opened(key, session: session)
         drive(session, on: connection, key: key, sessions: sessions, logger: context.logger)
-        return nil
+        return .session(session)
     }
 
     /// Runs the session's connection driver until the connection ends, then closes the socket and frees its

@@ -4,9 +4,10 @@ import Glibc
 /// A real Apache httpd (Debian package `apache2`) on 127.0.0.1 with `mod_auth_digest`, started for one test from a
 /// temporary configuration and stopped after it. `/digest/` asks for Digest (MD5, qop `auth`) in realm
 /// ``realm`` for ``user`` and ``password``; `/open/` needs nothing. The access log (``accessLog``: request line
-/// and status) shows every exchange.
+/// and status) shows every exchange. Started with `speaksH2c`, it also speaks cleartext
+/// HTTP/2 with prior knowledge (`mod_http2`, `Protocols h2c http/1.1`).
 ///
-/// Use ``withApache(_:)``. Skipped when apache2 is not installed, unless `ASI_REQUIRE_PEERS=1`.
+/// Use ``withApache(speaksH2c:_:)``. Skipped when apache2 is not installed, unless `ASI_REQUIRE_PEERS=1`.
 package final class ApachePeer {
     /// The realm of `/digest/`.
     package static let realm = "asikit digest"
@@ -17,6 +18,8 @@ package final class ApachePeer {
 
     /// The port it listens on.
     package let port: Int
+    /// Whether it speaks cleartext HTTP/2 with prior knowledge beside HTTP/1.1.
+    package let speaksH2c: Bool
     /// The temporary directory with its configuration, documents and logs.
     package var directory: String { home.directory }
     private let home: PeerHome
@@ -31,20 +34,22 @@ package final class ApachePeer {
         executable != nil && FileManager.default.fileExists(atPath: modules + "/mod_auth_digest.so")
         || PeerEnvironment.peersRequired
 
-    private init(port: Int, directory: String) {
+    private init(port: Int, directory: String, speaksH2c: Bool) {
         self.port = port
+        self.speaksH2c = speaksH2c
         home = PeerHome(directory: directory)
     }
 
     /// Starts Apache and waits until `/open/` answers.
+    /// - Parameter speaksH2c: Whether it also speaks cleartext HTTP/2 with prior knowledge (`mod_http2`).
     /// - Returns: The running peer.
     /// - Throws: ``PeerError`` when apache2 is missing, fails to start or does not answer
     ///   within ``PeerEnvironment/startupTimeout``.
-    package static func start() throws -> ApachePeer {
+    package static func start(speaksH2c: Bool = false) throws -> ApachePeer {
         guard let executable else { throw PeerError.notInstalled("apache2 (apt-get install apache2 apache2-utils)") }
         return try PeerLaunch.retryingPortConflicts(
             "apache2", portCount: 1, directoryPrefix: "asikit-apache",
-            make: { ApachePeer(port: $0[0], directory: $1) },
+            make: { ApachePeer(port: $0[0], directory: $1, speaksH2c: speaksH2c) },
             launch: { try $0.launch(executable: executable) },
             stop: { $0.stop() })
     }
@@ -81,6 +86,7 @@ package final class ApachePeer {
             LoadModule authz_user_module \(modules)/mod_authz_user.so
             LoadModule auth_digest_module \(modules)/mod_auth_digest.so
             LoadModule mime_module \(modules)/mod_mime.so
+            \(speaksH2c ? "LoadModule http2_module \(modules)/mod_http2.so\nProtocols h2c http/1.1" : "")
             TypesConfig /etc/mime.types
             ServerName localhost
             LogFormat "\\"%r\\" %>s" short
@@ -138,9 +144,13 @@ package final class ApachePeer {
 }
 
 /// Starts Apache, runs `body`, and stops Apache, also when `body` throws.
-/// - Parameter body: The test.
+/// - Parameters:
+///   - speaksH2c: Whether it also speaks cleartext HTTP/2 with prior knowledge (`mod_http2`).
+///   - body: The test.
 /// - Returns: What `body` returns.
 /// - Throws: ``PeerError`` when Apache cannot be started, or what `body` throws.
-package func withApache<Result>(_ body: (ApachePeer) async throws -> Result) async throws -> Result {
-    try await withPeer(start: { try ApachePeer.start() }, stop: { $0.stop() }, body)
+package func withApache<Result>(
+    speaksH2c: Bool = false, _ body: (ApachePeer) async throws -> Result
+) async throws -> Result {
+    try await withPeer(start: { try ApachePeer.start(speaksH2c: speaksH2c) }, stop: { $0.stop() }, body)
 }

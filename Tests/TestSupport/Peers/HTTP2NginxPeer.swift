@@ -8,6 +8,14 @@ import Glibc
 /// - ``Server/cleartext``: `http2` without TLS: HTTP/2 with prior knowledge only (h2c).
 /// - ``Server/goaway``: like ``Server/tls`` but with `keepalive_requests 50`, so nginx sends `GOAWAY` after the 50th
 ///   request of a connection.
+/// - ``Server/http1``: HTTPS without `http2`: an HTTP/1.1-only origin beside the h2 ones.
+/// - ``Server/clientAuth``: like ``Server/tls`` but asking for a client certificate the test CA signed
+///   (`ssl_verify_client on`); `/whoami` answers its subject (`$ssl_client_s_dn`).
+///
+/// For the pipeline's features over h2, ``Server/tls`` and ``Server/http1`` also serve: `/to-http1` (a `302` to
+/// ``Server/http1``'s `/to-h2`, which redirects back to ``Server/tls``'s `/1k.bin?back`), `/set-cookie` (sets
+/// `h2=over-h2`), `/echo-cookie` (answers the request's `Cookie`) and `/revalidate.bin` (`/1k.bin` with `Cache-Control: no-cache`, so a
+/// cache revalidates it every time).
 ///
 /// Every server serves `/1k.bin` (1,024 bytes), `/big.bin` (``bigSize`` bytes: ``bigBlock`` repeated), takes `PUT`
 /// into `/uploads/` (nginx's DAV module), and logs `$connection $status $request` per request to `access.log`, so
@@ -15,8 +23,9 @@ import Glibc
 package final class HTTP2NginxPeer {
     /// The servers nginx runs.
     package enum Server: CaseIterable {
-        case tls, cleartext, goaway
+        case tls, cleartext, goaway, http1, clientAuth
     }
+
 
     /// The size of `/big.bin`: 100 MiB.
     package static let bigSize = 100 * 1024 * 1024
@@ -98,6 +107,45 @@ package final class HTTP2NginxPeer {
         Set(accessLog.filter { $0.contains(path) }.compactMap { $0.split(separator: " ").first.map(String.init) })
     }
 
+    /// Stops (`SIGSTOP`) or continues (`SIGCONT`) nginx's processes. While they are stopped the kernel still
+    /// completes TCP handshakes into the listen queue, but no TLS handshake is answered: the connections a client
+    /// opens pile up where ``establishedConnections(to:)`` counts them.
+    /// - Parameter suspended: Stop, or continue.
+    package func suspend(_ suspended: Bool) {
+        guard let process = home.process, process.isRunning else { return }
+        kill(-process.pid, suspended ? SIGSTOP : SIGCONT)
+    }
+
+    /// How many TCP connections to a server this machine's clients hold established, as the kernel lists them
+    /// (`/proc/net/tcp` and `tcp6`, where an IPv6 socket's IPv4-mapped connection is: the client ends, whose remote
+    /// port is the server's).
+    /// - Parameter server: The server.
+    /// - Returns: The count.
+    package func establishedConnections(to server: Server) -> Int {
+        let table = ["/proc/net/tcp", "/proc/net/tcp6"].map(Self.readProcFile).joined(separator: "\n")
+        return table.split(separator: "\n").filter { line in
+            let fields = line.split(separator: " ")
+            guard fields.count > 3, let port = fields[2].split(separator: ":").last else { return false }
+            return fields[3] == "01" && Int(port, radix: 16) == ports[server]
+        }.count
+    }
+
+    /// A `/proc` file's text, read to its end: `/proc` reports a size of 0, so nothing that trusts the size will do.
+    private static func readProcFile(_ path: String) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The bytes of an uploaded file.
     /// - Parameter name: The name under `/uploads/`.
     /// - Returns: Its bytes, or `nil` when it does not exist.
@@ -121,10 +169,15 @@ package final class HTTP2NginxPeer {
 
     private var configuration: String {
         let certs = certificates
-        func server(_ which: Server, tls: Bool, extra: String = "") -> String {
+        let features = """
+                    location = /set-cookie { add_header Set-Cookie "h2=over-h2; Path=/; Secure"; return 200 "set"; }
+                    location = /echo-cookie { return 200 "$http_cookie"; }
+                    location = /revalidate.bin { add_header Cache-Control "no-cache"; alias \(directory)/www/1k.bin; }
+            """
+        func server(_ which: Server, tls: Bool, http2: Bool = true, extra: String = "") -> String {
             """
                 server {
-                    listen 127.0.0.1:\(ports[which]!)\(tls ? " ssl" : "") http2;
+                    listen 127.0.0.1:\(ports[which]!)\(tls ? " ssl" : "")\(http2 ? " http2" : "");
                     \(tls ? "ssl_certificate \(certs.serverCertificatePath);" : "")
                     \(tls ? "ssl_certificate_key \(certs.serverKeyPath);" : "")
                     access_log \(directory)/access.log h2peer;
@@ -141,9 +194,19 @@ package final class HTTP2NginxPeer {
                 keepalive_requests 1000;
                 ssl_protocols TLSv1.2 TLSv1.3;
                 http2_max_concurrent_streams 128;
-            \(server(.tls, tls: true))
+            \(server(.tls, tls: true, extra: features + """
+                    location = /to-http1 { return 302 https://localhost:\(ports[.http1]!)/to-h2; }
+            """))
             \(server(.cleartext, tls: false))
             \(server(.goaway, tls: true, extra: "keepalive_requests 50;"))
+            \(server(.http1, tls: true, http2: false, extra: features + """
+                    location = /to-h2 { return 302 https://localhost:\(ports[.tls]!)/1k.bin?back; }
+            """))
+            \(server(.clientAuth, tls: true, extra: """
+                    ssl_verify_client on;
+                    ssl_client_certificate \(certs.caPath);
+                    location = /whoami { default_type text/plain; return 200 "$ssl_client_s_dn"; }
+            """))
             }
             """
     }

@@ -7,14 +7,25 @@ import Glibc
 /// Paths: `/ok` answers `ok`; `/reset` resets its stream (`RST_STREAM`, `INTERNAL_ERROR`); `/flood` answers a head
 /// of about 100 KiB of fields. Modes: ``Mode/normal``; ``Mode/goAway(after:)``, where the first connection sends
 /// `GOAWAY` as its Nth request arrives (last stream id: that request's), answers it and drops every later stream;
-/// ``Mode/silent``, which never sends SETTINGS nor anything else. ``connections`` counts accepted connections.
-/// More paths (trailers, floods, starvation, idle closes) are in `H2FaultServer+Paths.swift`.
+/// ``Mode/silent``, which never sends SETTINGS nor anything else; ``Mode/refusingUploads(_:times:)``, where the
+/// first uploads are refused before the server reads them. `/upload` reads the whole request body and answers
+/// `COUNT SUM` (its length and the sum of its bytes modulo 2³²). ``connections`` counts accepted connections,
+/// ``refusedUploads`` the refusals. More paths (trailers, floods, starvation, idle closes) are in
+/// `H2FaultServer+Paths.swift`.
 package final class H2FaultServer {
     /// How the server misbehaves.
     package enum Mode {
         case normal
         case goAway(after: Int)
         case silent
+        /// The first `times` requests for `/upload` are refused unprocessed: by `RST_STREAM` with `REFUSED_STREAM`
+        /// (``Refusal/reset``), or by a `GOAWAY` whose last stream id is below theirs (``Refusal/goAway``).
+        case refusingUploads(Refusal, times: Int)
+    }
+
+    /// How ``Mode/refusingUploads(_:times:)`` refuses a stream.
+    package enum Refusal: String {
+        case reset, goAway = "goaway"
     }
 
     /// The python with `h2`, or `nil`.
@@ -56,6 +67,7 @@ package final class H2FaultServer {
         case .normal: argument = "normal"
         case .goAway(let after): argument = "goaway:\(after)"
         case .silent: argument = "silent"
+        case .refusingUploads(let refusal, let times): argument = "refuse-\(refusal.rawValue):\(times)"
         }
         let process = try ChildProcess(executable: python, arguments: ["-u", directory + "/server.py", argument],
                                        logPath: directory + "/output.log")
@@ -88,6 +100,11 @@ package final class H2FaultServer {
         String(decoding: FileManager.default.contents(atPath: directory + "/output.log") ?? Data(), as: UTF8.self)
     }
 
+    /// How many `/upload` streams the server refused so far.
+    package var refusedUploads: Int {
+        output.split(separator: "\n").filter { $0.hasPrefix("REFUSED ") }.count
+    }
+
     /// Stops the server and deletes its directory. Safe to call more than once.
     package func stop() {
         process.terminate(grace: .seconds(1))
@@ -106,6 +123,7 @@ package final class H2FaultServer {
         print("PORT", listener.getsockname()[1], flush=True)
         lock = threading.Lock()
         accepted = [0]
+        refusals = [int(mode.split(":")[1]) if mode.startswith("refuse-") else 0]
 
         \#(extraPaths)
 
@@ -118,8 +136,12 @@ package final class H2FaultServer {
             goaway_after = int(mode.split(":")[1]) if mode.startswith("goaway:") else 0
             conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False))
             conn.initiate_connection()
+            if mode.startswith("refuse-"):
+                # The body bytes a refused stream already sent are never acknowledged: a window wide enough for them.
+                conn.increment_flow_control_window(1 << 24)
             sock.sendall(conn.data_to_send())
             requests = 0
+            uploads = {}  # stream id -> [length, sum of bytes] of an upload being read
             last = None  # the GOAWAY's last stream id, once sent
             after = None  # what an extra path asked for once its answer is sent
             deaf = False  # sends nothing any more (a dead peer): PINGs go unanswered
@@ -135,6 +157,17 @@ package final class H2FaultServer {
                 for event in events:
                     if isinstance(event, h2.events.PingReceived):
                         print("PING", number, flush=True)
+                    if isinstance(event, h2.events.DataReceived) and event.stream_id in uploads:
+                        uploads[event.stream_id][0] += len(event.data)
+                        uploads[event.stream_id][1] = (uploads[event.stream_id][1] + sum(event.data)) & 0xffffffff
+                        conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                        continue
+                    if isinstance(event, h2.events.StreamEnded) and event.stream_id in uploads:
+                        count, total = uploads.pop(event.stream_id)
+                        body = ("%d %d" % (count, total)).encode()
+                        conn.send_headers(event.stream_id, [(":status", "200"), ("content-length", str(len(body)))])
+                        conn.send_data(event.stream_id, body, end_stream=True)
+                        continue
                     if not isinstance(event, h2.events.RequestReceived):
                         continue
                     sid = event.stream_id
@@ -142,7 +175,21 @@ package final class H2FaultServer {
                     path = dict((k.decode() if isinstance(k, bytes) else k, v.decode() if isinstance(v, bytes) else v)
                                 for k, v in event.headers)[":path"]
                     print("REQUEST", number, path, flush=True)
-                    if path.startswith("/reset"):
+                    if path.startswith("/upload"):
+                        with lock:
+                            refuse = refusals[0] > 0
+                            refusals[0] -= 1 if refuse else 0
+                        if not refuse:
+                            uploads[sid] = [0, 0]
+                        elif mode.startswith("refuse-goaway"):
+                            print("REFUSED", sid, flush=True)
+                            last = max(sid - 2, 0)
+                            conn.close_connection(last_stream_id=last)
+                            break
+                        else:
+                            print("REFUSED", sid, flush=True)
+                            conn.reset_stream(sid, error_code=h2.errors.ErrorCodes.REFUSED_STREAM)
+                    elif path.startswith("/reset"):
                         conn.reset_stream(sid, error_code=h2.errors.ErrorCodes.INTERNAL_ERROR)
                     elif path.startswith("/flood"):
                         fields = [(":status", "200")] + [("x-flood-%d" % i, "a" * 1000) for i in range(100)]
