@@ -8,7 +8,8 @@ import TestSupport
 import Testing
 
 /// The pipeline's features over HTTP/2, through a `Client` against a real nginx speaking h2: a redirect to an
-/// HTTP/1.1-only origin and back, cookies, cache revalidation, progress and a resumed download. nginx's access log (`"$request"` names the protocol) shows which hop went over which protocol.
+/// HTTP/1.1-only origin and back, cookies, Basic, cache revalidation, progress and a resumed download. nginx's
+/// access log (`"$request"` names the protocol) shows which hop went over which protocol.
 @Suite("HTTP/2 under the pipeline's features", .enabled(if: HTTP2NginxPeer.shouldRun))
 struct HTTP2PipelineFeatureTests {
     /// The logged lines whose request line holds `path`, once at least `count` are logged.
@@ -47,6 +48,36 @@ struct HTTP2PipelineFeatureTests {
                 h2Request(nginx.url("/echo-cookie", on: .http1), certificates: nginx.certificates))
             #expect(overHTTP1.head.version == .http1_1)
             #expect(String(decoding: overHTTP1.body, as: UTF8.self) == "h2=over-h2")
+            try await client.shutdown()
+        }
+    }
+
+    /// Basic answers nginx's challenge over h2, and the next request in the realm goes with the credential up
+    /// front; a wrong password ends in the typed error, over h2 too.
+    @Test func basicAnswersAChallengeOverH2() async throws {
+        try await withHTTP2Nginx { nginx in
+            let client = Client(transport: http2Transport())
+            var request = h2Request(nginx.url("/basic/1k.bin"), certificates: nginx.certificates)
+            request.options.credential = Credential(
+                user: HTTP2NginxPeer.basicUser, password: HTTP2NginxPeer.basicPassword)
+            let first = try await client.send(request)
+            #expect(first.status == .ok)
+            #expect(first.head.version == .http2)
+            #expect(first.body == NginxPeer.oneKiB)
+            let second = try await client.send(
+                h2Request(nginx.url("/basic/1k.bin?again"), certificates: nginx.certificates))
+            #expect(second.status == .ok)
+            let lines = await logged(nginx, "/basic/", count: 3)
+            #expect(lines.allSatisfy { $0.contains("HTTP/2.0") }, "\(lines)")
+            #expect(lines.map { $0.split(separator: " ")[1] } == ["401", "200", "200"], "\(lines)")
+
+            var wrong = h2Request(nginx.url("/basic/1k.bin?wrong"), certificates: nginx.certificates)
+            wrong.options.credential = Credential(user: HTTP2NginxPeer.basicUser, password: "not it")
+            let other = Client(transport: http2Transport())
+            await #expect {
+                _ = try await other.send(wrong)
+            } throws: { ($0 as? ClientError)?.code == .authenticationFailed }
+            try await other.shutdown()
             try await client.shutdown()
         }
     }

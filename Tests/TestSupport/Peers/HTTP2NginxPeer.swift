@@ -165,7 +165,16 @@ package final class HTTP2NginxPeer {
         for _ in 0..<(Self.bigSize / Self.bigBlock.count) { big.append(contentsOf: Self.bigBlock) }
         try big.write(to: URL(filePath: directory + "/www/big.bin"))
         try Data(configuration.utf8).write(to: URL(filePath: directory + "/nginx.conf"))
+        // Basic's users for `/basic/` (nginx's `{PLAIN}` scheme), readable by nginx's unprivileged worker.
+        let users = directory + "/basic-users"
+        try Data("\(Self.basicUser):{PLAIN}\(Self.basicPassword)\n".utf8).write(to: URL(filePath: users))
+        chmod(users, 0o644)
     }
+
+    /// The user `/basic/` accepts (Basic, realm "h2 basic").
+    package static let basicUser = "alice"
+    /// That user's password.
+    package static let basicPassword = "wonder land"
 
     private var configuration: String {
         let certs = certificates
@@ -173,6 +182,9 @@ package final class HTTP2NginxPeer {
                     location = /set-cookie { add_header Set-Cookie "h2=over-h2; Path=/; Secure"; return 200 "set"; }
                     location = /echo-cookie { return 200 "$http_cookie"; }
                     location = /revalidate.bin { add_header Cache-Control "no-cache"; alias \(directory)/www/1k.bin; }
+                    location /basic/ {
+                        auth_basic "h2 basic"; auth_basic_user_file \(directory)/basic-users; alias \(directory)/www/;
+                    }
             """
         func server(_ which: Server, tls: Bool, http2: Bool = true, extra: String = "") -> String {
             """
