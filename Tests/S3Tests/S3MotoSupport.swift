@@ -1,7 +1,9 @@
 import AmazonS3
 import Foundation
+import Glibc
 import HTTPCore
 import HTTPPipeline
+import HTTPTesting
 import S3
 import SocketTransport
 import Synchronization
@@ -78,6 +80,22 @@ enum S3Moto {
     static func resetPeakResidentBytes() {
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
+
+    /// Uploads `file` to `asi-big/big.bin` with progress.
+    /// - Returns: `uploaded=BYTES etag=ETAG` (the most bytes the aggregate progress reported, and the ETag), and the
+    ///   ETag.
+    static func upload(_ s3: S3Client, file: String) async throws -> (report: String, eTag: String) {
+        let progress = RecordingProgressSink()
+        let eTag = try await s3.uploadFile(bucket: "asi-big", key: "big.bin", fromFile: file, progress: progress)
+        let uploaded = progress.events(.upload).filter(\.isAggregate).map(\.completedBytes).max() ?? 0
+        return ("uploaded=\(uploaded) etag=\(eTag)", eTag)
+    }
+
+    /// Whether this process runs under AddressSanitizer or ThreadSanitizer (`scripts/sanitize.sh`).
+    static let runsUnderSanitizer: Bool = {
+        let everything = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        return dlsym(everything, "__asan_init") != nil || dlsym(everything, "__tsan_init") != nil
+    }()
 
     /// The `name=value` fields of a line a child process printed.
     static func fields(_ report: String) -> [String: String] {

@@ -13,7 +13,8 @@ import Testing
     /// 64 MiB in eight 8 MiB parts streamed from disk, four at a time; the download matches byte for byte. The
     /// upload runs in a child process of its own (an exit test), whose peak resident size (`VmHWM`, reset before
     /// the upload) grows by less than the file: the file is never held whole (the growth is printed). Measured in
-    /// this process, the peak would also hold whatever the tests running beside it allocate.
+    /// this process, the peak would also hold whatever the tests running beside it allocate. Under a sanitizer the
+    /// upload runs here and is not measured.
     @Test func upload64MiBInFlatMemory() async throws {
         try await withMoto { peer in
             let s3 = try S3Moto.client(peer)
@@ -24,26 +25,31 @@ import Testing
             try await offPool { try S3Moto.writeFile(file, size: size) }
             try await s3.createBucket("asi-big")
 
-            let (port, keyID, secret) = (peer.port, peer.accessKeyID, peer.secretAccessKey)
-            let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-                [port = port as Int, keyID = keyID as String, secret = secret as String, file = file as String] in
-                let s3 = try S3Moto.client(port: port, accessKeyID: keyID, secretAccessKey: secret)
-                let progress = RecordingProgressSink()
-                S3Moto.resetPeakResidentBytes()
-                let before = S3Moto.peakResidentBytes()
-                let eTag = try await s3.uploadFile(bucket: "asi-big", key: "big.bin", fromFile: file, progress: progress)
-                let growth = S3Moto.peakResidentBytes() - before
-                let uploaded = progress.events(.upload).filter(\.isAggregate).map(\.completedBytes).max() ?? 0
-                try await s3.shutdown()
-                print("growth=\(growth) uploaded=\(uploaded) etag=\(eTag)")
+            let fields: [String: String]
+            if S3Moto.runsUnderSanitizer {
+                // A sanitizer keeps freed memory in quarantine, so the peak says nothing about the upload, and its
+                // leak check at a child's exit reports the runtime's own blocks: the upload runs here, unmeasured.
+                let (report, _) = try await S3Moto.upload(s3, file: file)
+                fields = S3Moto.fields(report)
+            } else {
+                let (port, keyID, secret) = (peer.port, peer.accessKeyID, peer.secretAccessKey)
+                let child = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                    [port = port as Int, keyID = keyID as String, secret = secret as String, file = file as String] in
+                    let s3 = try S3Moto.client(port: port, accessKeyID: keyID, secretAccessKey: secret)
+                    S3Moto.resetPeakResidentBytes()
+                    let before = S3Moto.peakResidentBytes()
+                    let (report, _) = try await S3Moto.upload(s3, file: file)
+                    try await s3.shutdown()
+                    print("growth=\(S3Moto.peakResidentBytes() - before) \(report)")
+                }
+                let report = String(decoding: child?.standardOutputContent ?? [], as: UTF8.self)
+                fields = S3Moto.fields(report)
+                print("S3 multipart upload of 64 MiB: VmHWM grew by \((Int(fields["growth"] ?? "") ?? -1) / 1024) KiB")
+                let growth = try #require(Int(fields["growth"] ?? ""), "the child printed no growth: \(report)")
+                #expect(growth < size, "peak resident size grew by \(growth) bytes")
             }
-            let report = String(decoding: child?.standardOutputContent ?? [], as: UTF8.self)
-            let fields = S3Moto.fields(report)
-            print("S3 multipart upload of 64 MiB: VmHWM grew by \((Int(fields["growth"] ?? "") ?? -1) / 1024) KiB")
-            let growth = try #require(Int(fields["growth"] ?? ""), "the child printed no growth: \(report)")
-            #expect(growth < size, "peak resident size grew by \(growth) bytes")
-            #expect(fields["etag"]?.hasSuffix("-8\"") == true, "a multipart ETag names its 8 parts: \(report)")
-            #expect(fields["uploaded"] == String(size), "aggregate upload progress: \(report)")
+            #expect(fields["etag"]?.hasSuffix("-8\"") == true, "a multipart ETag names its 8 parts: \(fields)")
+            #expect(fields["uploaded"] == String(size), "aggregate upload progress: \(fields)")
 
             #expect(try await s3.headObject(bucket: "asi-big", key: "big.bin").contentLength == Int64(size))
             try await s3.downloadObject(bucket: "asi-big", key: "big.bin", to: directory + "/back.bin")
