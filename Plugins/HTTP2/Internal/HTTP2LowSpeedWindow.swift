@@ -17,9 +17,7 @@ struct HTTP2LowSpeedWindow {
 
     init(limit: LowSpeedLimit, now: ContinuousClock.Instant) {
         self.limit = limit
-        let seconds = Double(limit.duration.components.seconds)
-            + Double(limit.duration.components.attoseconds) / 1e18
-        minimumBytes = Int(min((Double(limit.bytesPerSecond) * seconds).rounded(.up), Double(Int.max / 2)))
+        minimumBytes = limit.windowShare
         start = now
     }
 
@@ -35,11 +33,7 @@ struct HTTP2LowSpeedWindow {
     /// - Returns: The error to fail the stream with, or `nil` (the window goes on, or the next one started).
     mutating func check(now: ContinuousClock.Instant, waitsOnNetwork: Bool) -> ClientError? {
         guard now - start >= limit.duration else { return nil }
-        if bytes < minimumBytes && waitsOnNetwork {
-            return ClientError(
-                .timedOut, stage: .transport,
-                message: "The transfer was slower than \(limit.bytesPerSecond) bytes per second for \(limit.duration)")
-        }
+        if bytes < minimumBytes && waitsOnNetwork { return limit.failure }
         start = now
         bytes = 0
         return nil

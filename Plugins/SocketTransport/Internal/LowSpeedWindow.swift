@@ -17,8 +17,7 @@ struct LowSpeedWindow {
     init(limit: LowSpeedLimit, now: UInt64) {
         self.limit = limit
         length = max(1, NanoTime.nanoseconds(limit.duration))
-        let share = Double(limit.bytesPerSecond) * Double(length) / 1e9
-        minimumBytes = UInt64(min(share.rounded(.up), Double(UInt64.max / 2)))
+        minimumBytes = UInt64(limit.windowShare)
         start = now
     }
 
@@ -51,10 +50,5 @@ struct LowSpeedWindow {
     }
 
     /// The error a window below the limit ends the exchange with.
-    var failure: ClientError {
-        ClientError(
-            .timedOut, stage: .transport,
-            message: "The transfer was slower than \(limit.bytesPerSecond) bytes per second for "
-                + NanoTime.describe(length))
-    }
+    var failure: ClientError { limit.failure }
 }
