@@ -170,7 +170,7 @@ extension MultiplexedSessions.State {
         if origin.answersHTTP1 { return .http1 }
         origin.sessions.removeAll { !$0.isAcceptingStreams }
         if let session = origin.sessions.first(where: { $0.reserveStream() }) { return .send(session) }
-        guard waits ? origin.openings == 0 : true, origin.sessions.count + origin.openings < maxConnections else {
+        guard !waits || origin.openings == 0, origin.sessions.count + origin.openings < maxConnections else {
             return nil
         }
         origin.openings += 1
