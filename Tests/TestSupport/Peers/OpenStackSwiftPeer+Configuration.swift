@@ -20,8 +20,9 @@ extension OpenStackSwiftPeer {
     }
 
     /// Every server's `[DEFAULT]`: one process each (`workers = 0`), the device directory without mount checks, long
-    /// node and container-update timeouts (no updater runs, so a late update would leave a listing short), and the
-    /// syslog copies sent to a UDP port nobody reads.
+    /// connect, node and container-update timeouts (no updater runs, so a late update would leave a listing short;
+    /// Swift's 0.5 s connect timeout is missed when the suite keeps both cores busy), and the syslog copies sent to a
+    /// UDP port nobody reads.
     static func common(directory: String, syslogPort: Int) -> String {
         """
         [DEFAULT]
@@ -32,8 +33,9 @@ extension OpenStackSwiftPeer {
         devices = \(directory)/srv
         mount_check = false
         disable_fallocate = true
-        node_timeout = 10
-        container_update_timeout = 10
+        conn_timeout = 10
+        node_timeout = 30
+        container_update_timeout = 30
         log_udp_host = 127.0.0.1
         log_udp_port = \(syslogPort)
         """
@@ -62,6 +64,10 @@ extension OpenStackSwiftPeer {
     package static let extraAccounts = (1...9).map { "t\($0)" }
 
     /// The proxy: Swift's sample pipeline, trimmed (tempurl before tempauth, copy before slo and dlo).
+    ///
+    /// A test machine is not a cluster, so nothing is error-limited: by default ten timeouts within a minute take a
+    /// backend or memcached out for a minute, and tempauth answers 503 to every token request meanwhile (seen when the
+    /// suite ran with both cores busy). Memcached's timeouts are long for the same reason.
     static func proxyConf(common: String, port: Int, memcached: Int) -> String {
         let filters = [
             "catch_errors", "gatekeeper", "healthcheck", "proxy-logging", "listing_formats", "bulk",
@@ -78,6 +84,7 @@ extension OpenStackSwiftPeer {
             [app:proxy-server]
             use = egg:swift#proxy
             account_autocreate = true
+            error_suppression_limit = 1000000
 
             [filter:tempauth]
             use = egg:swift#tempauth
@@ -89,6 +96,10 @@ extension OpenStackSwiftPeer {
             [filter:cache]
             use = egg:swift#memcache
             memcache_servers = 127.0.0.1:\(memcached)
+            connect_timeout = 10
+            pool_timeout = 30
+            io_timeout = 30
+            error_suppression_interval = 0
 
             """
                 + filters.map { "[filter:\($0)]\nuse = egg:swift#\($0.replacing("-", with: "_"))\n" }
