@@ -44,7 +44,9 @@ struct ASICommandParallelHTTP2Tests {
     }
 
     /// nginx is stopped while the tool starts, so every connection the tool opens at once waits in the listen
-    /// queue where the kernel counts it; a tool that waited to multiplex would hold one there, never four.
+    /// queue where the kernel counts it; a tool that waited to multiplex would hold one there, never four. The
+    /// handshakes wait as long as nginx is stopped, so the tools get generous timeouts: asi's default 10-second one
+    /// ran out when busy cores slowed the tools' own start.
     @Test(arguments: Tool.available)
     func parallelImmediateOpensAConnectionPerTransfer(_ tool: Tool) async throws {
         try await withHTTP2Nginx { nginx in
@@ -53,8 +55,10 @@ struct ASICommandParallelHTTP2Tests {
             nginx.suspend(true)
             let process: ChildProcess
             do {
-                process = try start(tool, ["-Z", "--parallel-max", "4", "--parallel-immediate"], count: 8,
-                                    tag: "immediate", nginx: nginx, in: directory)
+                let flags = [
+                    "-Z", "--parallel-max", "4", "--parallel-immediate", "--connect-timeout", "300", "-y", "300",
+                ]
+                process = try start(tool, flags, count: 8, tag: "immediate", nginx: nginx, in: directory)
             } catch {
                 nginx.suspend(false)
                 throw error
