@@ -132,10 +132,12 @@ struct PACEndToEndTests {
         let second = try await Self.send(transport, origin.url("/two"))
         #expect(first.route == .direct && second.route == .direct)
         #expect(origin.requests.map(\.target) == ["/one", "/two"])
-        // One warning, naming why: the 404, the syntax error, or the time limit (the endless loop was stopped,
-        // not waited out: no wall-clock assertion here, the suite's machine may be busy).
+        // One warning per load of the PAC file, naming why: the 404, the syntax error, or the time limit (the
+        // endless loop was stopped, not waited out: no wall-clock assertion here, the suite's machine may be busy).
+        // A failed load is remembered for 30 seconds, so on busy cores the second request may load it again.
         let warnings = recorder.messages(at: .warning)
-        #expect(warnings.count == 1)
+        let loads = pacServer.requests.count
+        #expect(loads >= 1 && warnings.count == loads, "\(loads) loads: \(warnings)")
         let reason = ["missing": "answered 404", "broken": "PAC script error", "endless": "time limit"][kind]!
         #expect(warnings.first?.contains(reason) == true, "\(warnings)")
         try await transport.shutdown()
