@@ -57,7 +57,7 @@ struct ContentCodingNginxTests {
         }
     }
 
-    /// Streamed to the reader: the body arrives in pieces as it is decoded, never as one 8 MiB array.
+    /// Streamed to the reader: the body arrives in pieces of at most 64 KiB as it is decoded, never as one 8 MiB array.
     @Test(arguments: ["br", "zstd"])
     func aLargeBodyStreamsInPieces(coding: String) async throws {
         let compressed = try Self.encode(Self.large, as: coding)
@@ -74,7 +74,8 @@ struct ContentCodingNginxTests {
             }
             #expect(received.count == Self.large.count)
             #expect(received == Self.large ? true : false, "the decoded bytes differ")
-            #expect(largest < 4 << 20, "decoded \(largest) bytes in one piece")
+            // brotli and zstd are read 64 KiB at a time (a 16 KiB slice of this text decodes to megabytes).
+            #expect(largest <= 64 << 10, "decoded \(largest) bytes in one piece")
         }
     }
 

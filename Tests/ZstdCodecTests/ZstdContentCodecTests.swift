@@ -47,6 +47,39 @@ struct ZstdContentCodecTests {
         #expect(largest <= 4 << 20)
     }
 
+    /// Read as the pipeline's streaming reader reads it: at most `limit` decoded bytes per call, the unused input kept
+    /// for the next, in every chunking; the bytes are the original and no piece is larger than asked for.
+    @Test(arguments: [(1, 1), (7, 3), (1000, 16 * 1024), (64 * 1024, 16 * 1024), (64 * 1024, 1 << 30)])
+    func boundedReadsGiveTheOriginalInPiecesNoLargerThanAsked(limit: Int, size: Int) throws {
+        let plain = limit < 100 ? Array(Self.sample.prefix(20_000)) : Self.sample
+        let compressed = try CompressionTool.zstd(plain)
+        let (output, largest) = try decodeBounded(
+            compressed, with: ZstdContentCodec.zstd(), encoding: "zstd", pieces: size, atMost: limit)
+        #expect(LargeBytes.equal(output, plain))
+        #expect(largest == limit)
+    }
+
+    /// 64 MiB of zeros in under 100 KB: bounded reads stop at the ratio limit too.
+    @Test func aBombStopsAtTheRatioLimitInBoundedReads() throws {
+        let bomb = try CompressionTool.output(of: "head -c 67108864 /dev/zero | \(CompressionTool.zstd!) -q -3 -c")
+        #expect(failsToDecode {
+            try decodeBounded(
+                bomb, with: ZstdContentCodec.zstd(), encoding: "zstd", pieces: 16_384, atMost: 65_536
+            ).output
+        })
+    }
+
+    @Test(arguments: [1, 2, 3, 10])
+    func aTruncatedBodyFailsBoundedReadsToo(fraction: Int) throws {
+        let compressed = try CompressionTool.zstd(Self.sample)
+        let truncated = Array(compressed.prefix(compressed.count * fraction / 11))
+        #expect(failsToDecode {
+            try decodeBounded(
+                truncated, with: ZstdContentCodec.zstd(), encoding: "zstd", pieces: 4096, atMost: 65_536
+            ).output
+        })
+    }
+
     @Test(arguments: [1, 2, 3, 10])
     func aTruncatedBodyThrows(fraction: Int) throws {
         let compressed = try CompressionTool.zstd(Self.sample)

@@ -7,16 +7,22 @@ import Synchronization
 ///
 /// A large chunk is fed to the decoder a slice of ``sliceSize`` bytes at a time, one decoded piece per `next()`, so
 /// the decoder's output (about ten times its input for text) stays in the CPU's cache on its way to the reader
-/// instead of passing through memory as one piece of megabytes.
+/// instead of passing through memory as one piece of megabytes. A ``BoundedContentDecoder`` (brotli, zstd) is
+/// asked for at most ``pieceSize`` decoded bytes per `next()` instead, because a slice of their input can still
+/// decode to megabytes.
 final class DecodingBodySource: ResponseBodySource {
     /// The most compressed bytes decoded per `next()`.
     static let sliceSize = 16 * 1024
+    /// The most decoded bytes per `next()` from a bounded decoder.
+    static let pieceSize = 64 * 1024
 
     private struct State {
         /// The decoder, or nil once finished.
         var decoder: (any ContentDecoder)?
         /// Compressed bytes read from the base and not yet decoded.
         var pending: ArraySlice<UInt8> = []
+        /// Whether a bounded decoder filled its last piece, so it may hold decoded bytes without more input.
+        var mayHoldOutput = false
     }
 
     private let base: any ResponseBodySource
@@ -45,10 +51,14 @@ final class DecodingBodySource: ResponseBodySource {
         while true {
             let decoded = try codecStaged {
                 try state.withLock { state -> [UInt8]? in
-                    guard !state.pending.isEmpty else { return nil }
+                    guard !state.pending.isEmpty || state.mayHoldOutput else { return nil }
                     guard let decoder = state.decoder else {
                         state.pending = []
+                        state.mayHoldOutput = false
                         return []
+                    }
+                    if let bounded = decoder as? any BoundedContentDecoder {
+                        return try Self.piece(of: &state, bounded)
                     }
                     let slice = state.pending.prefix(Self.sliceSize)
                     state.pending = state.pending.dropFirst(slice.count)
@@ -72,10 +82,23 @@ final class DecodingBodySource: ResponseBodySource {
         }
     }
 
+    /// The next piece from a bounded decoder: at most ``pieceSize`` bytes, or `nil` when it needs more input.
+    private static func piece(of state: inout State, _ decoder: any BoundedContentDecoder) throws -> [UInt8]? {
+        let (output, used) = try state.pending.withUnsafeBytes { try decoder.decode($0, atMost: pieceSize) }
+        state.pending = state.pending.dropFirst(used)
+        state.mayHoldOutput = output.count == pieceSize
+        if !output.isEmpty { return output }
+        guard used > 0 || state.pending.isEmpty else {
+            throw ClientError(.compressionFailed, message: "The decoder made no progress on its input")
+        }
+        return state.pending.isEmpty ? nil : []
+    }
+
     func discard() async {
         state.withLock { state in
             state.decoder = nil
             state.pending = []
+            state.mayHoldOutput = false
         }
         await base.discard()
     }

@@ -2,7 +2,7 @@ import CBrotli
 import HTTPCore
 
 /// Decodes one `br` body, streaming, and enforces the codec's size and ratio limits as it goes.
-final class BrotliDecoder: ContentDecoder {
+final class BrotliDecoder: BoundedContentDecoder {
     /// The size of the output buffer, doubled when one chunk decodes to more.
     static let bufferSize = 256 * 1024
 
@@ -43,38 +43,71 @@ final class BrotliDecoder: ContentDecoder {
             var availableIn = input.count
             while true {
                 if filled == buffer.count { grow() }
-                var nextOut = buffer.baseAddress.map { $0 + filled }
                 let room = buffer.count - filled
+                var nextOut = buffer.baseAddress.map { $0 + filled }
                 var availableOut = room
-                let before = availableIn
-                let result = functions.decompressStream!(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+                let needsMoreOutput = try step(&nextIn, &availableIn, &nextOut, &availableOut)
                 filled += room - availableOut
-                consumed += Int64(before - availableIn)
-                decoded += Int64(room - availableOut)
-                try checkLimits()
-                switch Int(result) {
-                case Int(C_BROTLI_DECODER_RESULT_SUCCESS):
-                    ended = true
-                    guard availableIn == 0 else {
-                        throw ClientError(.compressionFailed, message: "Data follows the end of the br stream")
-                    }
-                    return
-                case Int(C_BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT):
-                    return
-                case Int(C_BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT):
-                    continue
-                default:
-                    let code = functions.errorCode!(state)
-                    let name = functions.errorString!(code).map { String(cString: $0) } ?? "unknown"
-                    throw ClientError(
-                        .compressionFailed, message: "The br body is corrupt: \(name) (brotli error \(code))")
-                }
+                if !needsMoreOutput { return }
             }
         }
         guard filled > 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: filled) { output, count in
             _ = output.initialize(from: UnsafeBufferPointer(rebasing: buffer[..<filled]))
             count = filled
+        }
+    }
+
+    func decode(_ input: UnsafeRawBufferPointer, atMost limit: Int) throws -> (output: [UInt8], used: Int) {
+        precondition(limit > 0)
+        guard !ended else {
+            guard input.isEmpty else {
+                throw ClientError(.compressionFailed, message: "Data follows the end of the br stream")
+            }
+            return ([], 0)
+        }
+        sawInput = sawInput || !input.isEmpty
+        return try withUnsafeBytes(of: UInt8(0)) { nothing in
+            // No null input pointer, even for an empty input.
+            var nextIn = (input.baseAddress ?? nothing.baseAddress!).assumingMemoryBound(to: UInt8.self)
+                as UnsafePointer<UInt8>?
+            var availableIn = input.count
+            let output = try [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
+                var nextOut = buffer.baseAddress
+                var availableOut = limit
+                defer { count = limit - availableOut }
+                _ = try step(&nextIn, &availableIn, &nextOut, &availableOut)
+            }
+            return (output, input.count - availableIn)
+        }
+    }
+
+    /// One `BrotliDecoderDecompressStream` call: counts what it used and wrote and checks the limits.
+    /// - Returns: Whether it stopped because the output was full.
+    private func step(
+        _ nextIn: inout UnsafePointer<UInt8>?, _ availableIn: inout Int,
+        _ nextOut: inout UnsafeMutablePointer<UInt8>?, _ availableOut: inout Int
+    ) throws -> Bool {
+        let (inBefore, outBefore) = (availableIn, availableOut)
+        let result = functions.decompressStream!(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+        consumed += Int64(inBefore - availableIn)
+        decoded += Int64(outBefore - availableOut)
+        try checkLimits()
+        switch Int(result) {
+        case Int(C_BROTLI_DECODER_RESULT_SUCCESS):
+            ended = true
+            guard availableIn == 0 else {
+                throw ClientError(.compressionFailed, message: "Data follows the end of the br stream")
+            }
+            return false
+        case Int(C_BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT):
+            return false
+        case Int(C_BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT):
+            return true
+        default:
+            let code = functions.errorCode!(state)
+            let name = functions.errorString!(code).map { String(cString: $0) } ?? "unknown"
+            throw ClientError(.compressionFailed, message: "The br body is corrupt: \(name) (brotli error \(code))")
         }
     }
 

@@ -2,7 +2,7 @@ import CZstd
 import HTTPCore
 
 /// Decodes one `zstd` body, streaming, and enforces the codec's size, ratio and window limits as it goes.
-final class ZstdDecoder: ContentDecoder {
+final class ZstdDecoder: BoundedContentDecoder {
     /// The size of the output buffer, doubled when one chunk decodes to more.
     static let bufferSize = 256 * 1024
 
@@ -44,20 +44,8 @@ final class ZstdDecoder: ContentDecoder {
                 if filled == buffer.count { grow() }
                 var output = c_zstd_out_buffer(
                     dst: UnsafeMutableRawPointer(buffer.baseAddress! + filled), size: buffer.count - filled, pos: 0)
-                let before = input.pos
-                let status = functions.decompressStream!(stream, &output, &input)
+                try step(&input, &output)
                 filled += output.pos
-                consumed += Int64(input.pos - before)
-                decoded += Int64(output.pos)
-                if functions.isError!(status) != 0 { throw error("The zstd body is corrupt", status) }
-                try checkLimits()
-                // 0: a frame is complete and flushed. A call that moved nothing (the buffer was exactly full)
-                // says nothing new about where the input ends.
-                if status == 0 {
-                    atFrameEnd = true
-                } else if input.pos > before || output.pos > 0 {
-                    atFrameEnd = false
-                }
                 if input.pos == input.size && output.pos < output.size { return }
             }
         }
@@ -65,6 +53,44 @@ final class ZstdDecoder: ContentDecoder {
         return [UInt8](unsafeUninitializedCapacity: filled) { output, count in
             _ = output.initialize(from: UnsafeBufferPointer(rebasing: buffer[..<filled]))
             count = filled
+        }
+    }
+
+    func decode(_ input: UnsafeRawBufferPointer, atMost limit: Int) throws -> (output: [UInt8], used: Int) {
+        precondition(limit > 0)
+        return try withUnsafeBytes(of: UInt8(0)) { nothing in
+            // zstd takes no null source, even an empty one.
+            var source = c_zstd_in_buffer(src: input.baseAddress ?? nothing.baseAddress, size: input.count, pos: 0)
+            let output = try [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
+                var output = c_zstd_out_buffer(dst: UnsafeMutableRawPointer(buffer.baseAddress!), size: limit, pos: 0)
+                defer { count = output.pos }
+                // One call does what it can; another only after it stopped at a frame's end with input left.
+                while true {
+                    let (used, written) = (source.pos, output.pos)
+                    try step(&source, &output)
+                    if output.pos == output.size || source.pos == source.size { break }
+                    if source.pos == used && output.pos == written { break }
+                }
+            }
+            return (output, source.pos)
+        }
+    }
+
+    /// One `ZSTD_decompressStream` call: counts what it used and wrote, checks the limits, and notes whether the
+    /// input so far ends at the end of a frame.
+    private func step(_ input: inout c_zstd_in_buffer, _ output: inout c_zstd_out_buffer) throws {
+        let (used, written) = (input.pos, output.pos)
+        let status = functions.decompressStream!(stream, &output, &input)
+        consumed += Int64(input.pos - used)
+        decoded += Int64(output.pos - written)
+        if functions.isError!(status) != 0 { throw error("The zstd body is corrupt", status) }
+        try checkLimits()
+        // 0: a frame is complete and flushed. A call that moved nothing (the output was exactly full) says nothing
+        // new about where the input ends.
+        if status == 0 {
+            atFrameEnd = true
+        } else if input.pos > used || output.pos > written {
+            atFrameEnd = false
         }
     }
 

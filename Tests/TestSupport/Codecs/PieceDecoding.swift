@@ -22,6 +22,46 @@ package func decodeInPieces(
     return output + (try decoder.finish())
 }
 
+/// Decodes `bytes` as the pipeline's streaming reader does with a ``BoundedContentDecoder``: input arrives in pieces
+/// of `size` bytes, the decoder is asked for at most `limit` bytes at a time and keeps the input it did not use, and
+/// it is drained before more input is given to it.
+/// - Parameters:
+///   - bytes: The encoded body.
+///   - codec: The codec; its decoder must be bounded.
+///   - encoding: The coding to decode.
+///   - size: The input piece size.
+///   - limit: The most decoded bytes per call.
+/// - Returns: The decoded bytes, and the largest piece one call returned.
+/// - Throws: What the decoder throws, or ``ClientError/Code/compressionFailed`` when a call neither used input nor
+///   returned bytes while input was left, or when the decoder is not bounded.
+package func decodeBounded(
+    _ bytes: [UInt8], with codec: some ContentCodec, encoding: String, pieces size: Int, atMost limit: Int
+) throws -> (output: [UInt8], largest: Int) {
+    guard let decoder = try codec.makeDecoder(for: encoding) as? any BoundedContentDecoder else {
+        throw ClientError(.compressionFailed, message: "not a bounded decoder")
+    }
+    var output: [UInt8] = []
+    var largest = 0
+    var offset = 0
+    repeat {
+        var pending = bytes[offset..<min(offset + size, bytes.count)]
+        offset += pending.count
+        var mayHoldOutput = false
+        while !pending.isEmpty || mayHoldOutput {
+            let (piece, used) = try pending.withUnsafeBytes { try decoder.decode($0, atMost: limit) }
+            guard used > 0 || !piece.isEmpty || pending.isEmpty else {
+                throw ClientError(.compressionFailed, message: "no progress")
+            }
+            pending = pending.dropFirst(used)
+            output += piece
+            largest = max(largest, piece.count)
+            mayHoldOutput = piece.count == limit
+            if piece.isEmpty && pending.isEmpty { break }
+        }
+    } while offset < bytes.count
+    return (output + (try decoder.finish()), largest)
+}
+
 /// Whether `body` throws a ``ClientError`` with ``ClientError/Code/compressionFailed``.
 /// - Parameter body: The decoding to run.
 /// - Returns: `true` only for that error; `false` when `body` returns or throws anything else.
