@@ -57,6 +57,22 @@ struct ContentCodingNginxTests {
         }
     }
 
+    /// Saved to a file, inflated on the way or at the end: the file holds the original, and nothing else is left.
+    @Test(arguments: ["br", "zstd"], [true, false])
+    func aDownloadIsInflatedIntoTheDestination(coding: String, atEnd: Bool) async throws {
+        let compressed = try Self.encode(Self.large, as: coding)
+        try await withDataNginx { nginx in
+            let directory = try DataPath.directory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            var request = DataPath.download(try nginx.serve(compressed, as: "large.txt", coding: coding), into: directory)
+            request.options.inflatesWhenComplete = atEnd
+            let response = try await Self.client().send(request)
+            #expect(response.status == .ok)
+            #expect(LargeBytes.equal(DataPath.read(directory + "/out"), Self.large), "the file's bytes differ")
+            #expect(DataPath.listing(directory) == ["out"])
+        }
+    }
+
     /// Streamed to the reader: the body arrives in pieces of at most 64 KiB as it is decoded, never as one 8 MiB array.
     @Test(arguments: ["br", "zstd"])
     func aLargeBodyStreamsInPieces(coding: String) async throws {

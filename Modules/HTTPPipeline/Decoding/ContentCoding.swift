@@ -68,6 +68,47 @@ enum ContentCoding {
     }
 }
 
+extension ContentCoding {
+    /// The most decoded bytes handed on at once from a ``BoundedContentDecoder`` (brotli, zstd): small enough to
+    /// stay in the CPU's cache and in the allocator's heap, where one 16 KiB chunk of text can decode to megabytes.
+    static let pieceSize = 64 * 1024
+
+    /// Decodes `chunk` and hands the bytes to `write`: in pieces of at most ``pieceSize`` bytes from a bounded
+    /// decoder, in one piece from any other.
+    /// - Parameters:
+    ///   - chunk: Encoded bytes.
+    ///   - decoder: The body's decoder.
+    ///   - write: Takes each decoded piece, in order.
+    /// - Throws: What the decoder or `write` throws; ``ClientError/Code/compressionFailed`` when a bounded decoder
+    ///   neither uses input nor returns bytes.
+    static func decode(
+        _ chunk: [UInt8], with decoder: any ContentDecoder, into write: ([UInt8]) throws -> Void
+    ) throws {
+        guard let bounded = decoder as? any BoundedContentDecoder else {
+            try write(decoder.decode(chunk))
+            return
+        }
+        var rest = chunk[...]
+        var mayHoldOutput = false
+        while !rest.isEmpty || mayHoldOutput {
+            let (piece, used) = try rest.withUnsafeBytes { try bounded.decode($0, atMost: pieceSize) }
+            rest = rest.dropFirst(used)
+            mayHoldOutput = piece.count == pieceSize
+            if !piece.isEmpty {
+                try write(piece)
+            } else if used == 0 {
+                guard rest.isEmpty else { throw noProgress }
+                return
+            }
+        }
+    }
+
+    /// A bounded decoder that neither used input nor returned bytes.
+    static var noProgress: ClientError {
+        ClientError(.compressionFailed, message: "The decoder made no progress on its input")
+    }
+}
+
 /// Decoders applied one after another (for `Content-Encoding: deflate, gzip`).
 final class ChainedDecoder: ContentDecoder {
     private let decoders: [any ContentDecoder]

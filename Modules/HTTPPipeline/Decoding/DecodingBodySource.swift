@@ -8,13 +8,11 @@ import Synchronization
 /// A large chunk is fed to the decoder a slice of ``sliceSize`` bytes at a time, one decoded piece per `next()`, so
 /// the decoder's output (about ten times its input for text) stays in the CPU's cache on its way to the reader
 /// instead of passing through memory as one piece of megabytes. A ``BoundedContentDecoder`` (brotli, zstd) is
-/// asked for at most ``pieceSize`` decoded bytes per `next()` instead, because a slice of their input can still
-/// decode to megabytes.
+/// asked for at most ``ContentCoding/pieceSize`` decoded bytes per `next()` instead, because a slice of their input
+/// can still decode to megabytes.
 final class DecodingBodySource: ResponseBodySource {
     /// The most compressed bytes decoded per `next()`.
     static let sliceSize = 16 * 1024
-    /// The most decoded bytes per `next()` from a bounded decoder.
-    static let pieceSize = 64 * 1024
 
     private struct State {
         /// The decoder, or nil once finished.
@@ -82,15 +80,15 @@ final class DecodingBodySource: ResponseBodySource {
         }
     }
 
-    /// The next piece from a bounded decoder: at most ``pieceSize`` bytes, or `nil` when it needs more input.
+    /// The next piece from a bounded decoder: at most ``ContentCoding/pieceSize`` bytes, or `nil` when it needs more
+    /// input.
     private static func piece(of state: inout State, _ decoder: any BoundedContentDecoder) throws -> [UInt8]? {
-        let (output, used) = try state.pending.withUnsafeBytes { try decoder.decode($0, atMost: pieceSize) }
+        let limit = ContentCoding.pieceSize
+        let (output, used) = try state.pending.withUnsafeBytes { try decoder.decode($0, atMost: limit) }
         state.pending = state.pending.dropFirst(used)
-        state.mayHoldOutput = output.count == pieceSize
+        state.mayHoldOutput = output.count == limit
         if !output.isEmpty { return output }
-        guard used > 0 || state.pending.isEmpty else {
-            throw ClientError(.compressionFailed, message: "The decoder made no progress on its input")
-        }
+        guard used > 0 || state.pending.isEmpty else { throw ContentCoding.noProgress }
         return state.pending.isEmpty ? nil : []
     }
 

@@ -102,7 +102,7 @@ struct FileDownload {
             let output = try DownloadFile(path: staging, append: false)
             let input = FileSegmentReader([.file(path: temporary, length: size)])
             while let chunk = try input.next() {
-                try output.append(try codecStaged { try decoder.decode(chunk) })
+                try codecStaged { try ContentCoding.decode(chunk, with: decoder) { try output.append($0) } }
                 await Task.yield()  // inflating a large file is long CPU work; let other tasks run between chunks
             }
             try output.append(try codecStaged { try decoder.finish() })
