@@ -64,7 +64,8 @@ struct ContentCodingNginxTests {
         try await withDataNginx { nginx in
             let directory = try DataPath.directory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            var request = DataPath.download(try nginx.serve(compressed, as: "large.txt", coding: coding), into: directory)
+            let url = try nginx.serve(compressed, as: "large.txt", coding: coding)
+            var request = DataPath.download(url, into: directory)
             request.options.inflatesWhenComplete = atEnd
             let response = try await Self.client().send(request)
             #expect(response.status == .ok)
