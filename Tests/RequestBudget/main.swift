@@ -11,6 +11,8 @@
 //   BUDGET build=release mode=seq requests=N mallocs=M taskAllocs=T taskAllocBytes=B   (per request, two decimals)
 // With `--syscalls-only` it runs the mode once after the warm-up and prints nothing: the test runs it under strace
 // twice, with N and 3N, and divides the difference.
+// With ASIKIT_ALLOCATION_SITES=FILE it also records the call stack of every heap allocation of the counted run and
+// writes them to FILE, most frequent first; `Benchmarks/Scripts/allocation-sites.py FILE` names the frames.
 import CAllocationCounter
 import FoundationEssentials
 import Glibc
@@ -81,9 +83,12 @@ do {
         try await run(n)
     } else {
         try await run(n)
+        let sitesPath = ProcessInfo.processInfo.environment["ASIKIT_ALLOCATION_SITES"] ?? ""
+        if !sitesPath.isEmpty { asikit_allocation_sites_start() }
         let before = asikit_allocation_counts_now()
         try await run(n)
         let after = asikit_allocation_counts_now()
+        if !sitesPath.isEmpty { asikit_allocation_sites_report(sitesPath, n) }
         func perRequest(_ value: Int) -> String {
             let scaled = (Double(value) / Double(n) * 100).rounded() / 100
             return "\(scaled)"

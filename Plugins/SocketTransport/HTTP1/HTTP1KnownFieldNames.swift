@@ -9,12 +9,25 @@ import Darwin
 /// Turns header field name bytes into an `HTTPField.Name`, reusing the predefined names for common fields sent
 /// in their usual spelling (no string building or lowercasing on the hot path).
 enum HTTP1KnownFieldNames {
-    private static let known: [HTTPField.Name] = [
+    private static let known: [HTTPField.Name] = standard + common
+    private static let standard: [HTTPField.Name] = [
         .contentType, .contentLength, .date, .server, .connection, .cacheControl, .eTag, .lastModified,
         .transferEncoding, .contentEncoding, .location, .setCookie, .vary, .acceptRanges, .expires, .age,
         .contentRange, .accessControlAllowOrigin, .strictTransportSecurity, .xContentTypeOptions,
         .contentSecurityPolicy, .wwwAuthenticate, .retryAfter, .contentDisposition, .contentLanguage, .via,
+        .accessControlAllowCredentials, .accessControlAllowHeaders, .accessControlAllowMethods,
+        .accessControlExposeHeaders, .accessControlMaxAge, .allow, .authenticationInfo, .contentLocation,
+        .contentSecurityPolicyReportOnly, .crossOriginResourcePolicy, .proxyAuthenticate, .proxyAuthenticationInfo,
+        .trailer, .upgrade,
     ]
+    private static let common: [HTTPField.Name] = [
+        // Common response fields HTTPTypes has no name for, in their usual spelling: a name longer than 15 bytes
+        // costs two string allocations (the name as sent and lower-cased) when it is built.
+        "Keep-Alive", "X-Frame-Options", "X-XSS-Protection", "Referrer-Policy", "Permissions-Policy",
+        "X-Powered-By", "Alt-Svc", "Link", "Pragma", "X-Cache", "X-Request-Id", "Cross-Origin-Opener-Policy",
+        "Cross-Origin-Embedder-Policy", "Server-Timing", "Timing-Allow-Origin", "Report-To", "NEL",
+        "X-Amz-Request-Id", "X-Amz-Id-2",
+    ].map { HTTPField.Name($0)! }
     /// For each name length, the known names of that length (as raw bytes) and their `HTTPField.Name`.
     private static let byLength: [[(bytes: [UInt8], name: HTTPField.Name)]] = {
         var table = Array(repeating: [(bytes: [UInt8], name: HTTPField.Name)](), count: 64)

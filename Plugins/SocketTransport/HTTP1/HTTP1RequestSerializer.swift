@@ -41,10 +41,42 @@ enum HTTP1RequestSerializer {
         framing: BodyFraming,
         keepsProxyAuthorization: Bool = false
     ) throws -> [UInt8] {
-        try checkTarget(target)
-        try checkValue(host) { "Host value" }
         var out: [UInt8] = []
         out.reserveCapacity(256 + target.utf8.count + host.utf8.count)
+        try appendHead(to: &out, method: method, target: target, version: version, host: host, fields: fields,
+                       framing: framing, keepsProxyAuthorization: keepsProxyAuthorization)
+        return out
+    }
+
+    /// Checks what ``head(method:target:version:host:fields:framing:keepsProxyAuthorization:)`` checks, without
+    /// building the head: a request can be refused before a connection is taken for it, and its head appended
+    /// later to the connection's reused buffer.
+    /// - Throws: The ``ClientError`` the head would throw, with the same message.
+    static func validate(target: String, host: String, fields: HTTPFields, keepsProxyAuthorization: Bool) throws {
+        try checkTarget(target)
+        try checkValue(host) { "Host value" }
+        for field in fields where !isDropped(field.name, keepsProxyAuthorization: keepsProxyAuthorization) {
+            // A Cookie line joins its fields with "; ", which adds no control byte: each field is checked alone.
+            let what = field.name == .cookie ? "Cookie" : field.name.rawName
+            try field.withUnsafeBytesOfValue { value in try checkValue(value) { "value of header field \(what)" } }
+        }
+    }
+
+    /// Appends the head ``head(method:target:version:host:fields:framing:keepsProxyAuthorization:)`` returns to
+    /// `out`; on a throw `out` holds part of it.
+    /// - Throws: As ``head(method:target:version:host:fields:framing:keepsProxyAuthorization:)``.
+    static func appendHead(
+        to out: inout [UInt8],
+        method: HTTPRequest.Method,
+        target: String,
+        version: HTTPVersion,
+        host: String,
+        fields: HTTPFields,
+        framing: BodyFraming,
+        keepsProxyAuthorization: Bool = false
+    ) throws {
+        try checkTarget(target)
+        try checkValue(host) { "Host value" }
         out.append(contentsOf: method.rawValue.utf8)
         out.append(HTTP1Syntax.sp)
         out.append(contentsOf: target.utf8)
@@ -64,10 +96,22 @@ enum HTTP1RequestSerializer {
         for field in fields where !isDropped(field.name, keepsProxyAuthorization: keepsProxyAuthorization) {
             if field.name == .cookie {
                 // HTTPFields keeps one field per cookie; RFC 6265 §5.4 wants a single `Cookie` line, joined by "; ".
-                guard !wroteCookie, let cookies = fields[.cookie] else { continue }
+                // The values are appended one by one: no joined string, no interpolated line.
+                guard !wroteCookie else { continue }
                 wroteCookie = true
-                try checkValue(cookies) { "value of header field Cookie" }
-                out.append(contentsOf: "\(field.name.rawName): \(cookies)\r\n".utf8)
+                out.append(contentsOf: field.name.rawName.utf8)
+                out.append(HTTP1Syntax.colon)
+                out.append(HTTP1Syntax.sp)
+                var first = true
+                for cookie in fields where cookie.name == .cookie {
+                    if !first { out.append(contentsOf: "; ".utf8) }
+                    first = false
+                    try cookie.withUnsafeBytesOfValue { value in
+                        try checkValue(value) { "value of header field Cookie" }
+                        out.append(contentsOf: value)
+                    }
+                }
+                out.append(contentsOf: HTTP1Syntax.crlf)
                 continue
             }
             out.append(contentsOf: field.name.rawName.utf8)
@@ -91,7 +135,6 @@ enum HTTP1RequestSerializer {
             out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
         }
         out.append(contentsOf: HTTP1Syntax.crlf)
-        return out
     }
 
     /// Frames one chunk of a chunked body: the size in hex, CRLF, the bytes, CRLF.

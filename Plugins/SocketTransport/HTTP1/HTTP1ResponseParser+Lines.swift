@@ -1,5 +1,11 @@
 import HTTPCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension HTTP1ResponseParser {
     /// Parses `HTTP/1.x NNN reason`; the reason and the space before it may be missing.
     mutating func parseStatusLine(_ line: UnsafeRawBufferPointer) throws {
@@ -20,18 +26,39 @@ extension HTTP1ResponseParser {
         guard code >= 100 else {
             throw HTTP1Syntax.violation("status code \(hundreds)\(tens)\(ones) is out of range")
         }
-        var reason = ""
-        if line.count > 13 {
-            let bytes = UnsafeRawBufferPointer(rebasing: line[13...])
-            if bytes.contains(HTTP1Syntax.cr) || bytes.contains(0) {
-                throw HTTP1Syntax.violation("the reason phrase contains a CR or NUL byte")
-            }
-            reason = String(decoding: bytes, as: UTF8.self)
+        let reason = UnsafeRawBufferPointer(rebasing: line[min(13, line.count)...])
+        if reason.contains(HTTP1Syntax.cr) || reason.contains(0) {
+            throw HTTP1Syntax.violation("the reason phrase contains a CR or NUL byte")
         }
         headVersion = HTTPVersion(major: major, minor: minor)
-        headStatus = HTTPResponse.Status(code: code, reasonPhrase: reason)
+        fieldsRepeat = previousHead != nil
+        statusRepeats = false
+        if let previous = previousHead?.status, previous.code == code, Self.equal(previous.reasonPhrase, reason) {
+            statusRepeats = true
+            headStatus = previous
+        } else {
+            headStatus = HTTPResponse.Status(code: code, reasonPhrase: String(decoding: reason, as: UTF8.self))
+        }
         sectionFields.reserveCapacity(16)
         state = .headerLines
+    }
+
+    /// Whether a string's UTF-8 bytes are `bytes`.
+    static func equal(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var string = string
+        return string.withUTF8 { utf8 in
+            utf8.count == bytes.count
+                && (bytes.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+    }
+
+    /// Whether `field` is `name: value` as received.
+    static func field(_ field: HTTPField, is name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool {
+        guard equal(field.name.rawName, name) else { return false }
+        return field.withUnsafeBytesOfValue { stored in
+            stored.count == value.count
+                && (value.isEmpty || memcmp(stored.baseAddress!, value.baseAddress!, value.count) == 0)
+        }
     }
 
     /// Parses `name: value` into ``sectionFields``, or unfolds an obs-fold continuation line.
@@ -57,8 +84,20 @@ extension HTTP1ResponseParser {
         }
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
         let value = HTTP1Syntax.trimmingOWS(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-        let name = try HTTP1KnownFieldNames.name(for: nameBytes)
-        if try checkFieldValue(value, kind: kind) {
+        let plain = try checkFieldValue(value, kind: kind)
+        // The previous head's field at the same position: the same field is reused whole, the same name alone.
+        var repeatedName: HTTPField.Name?
+        if !trailer, let previous = previousHead?.headerFields, sectionFields.count < previous.count {
+            let candidate = previous[sectionFields.count]
+            if Self.field(candidate, is: nameBytes, value) {
+                sectionFields.append(candidate)
+                return
+            }
+            if Self.equal(candidate.name.rawName, nameBytes) { repeatedName = candidate.name }
+        }
+        fieldsRepeat = false
+        let name = try repeatedName ?? HTTP1KnownFieldNames.name(for: nameBytes)
+        if plain {
             // Plain printable ASCII, the common case: a String is valid as is (no generic UTF-8 validation).
             sectionFields.append(HTTPField(name: name, value: String(decoding: value, as: UTF8.self)))
         } else {
@@ -75,6 +114,7 @@ extension HTTP1ResponseParser {
         let value = HTTP1Syntax.trimmingOWS(line)
         guard !value.isEmpty else { return }
         try checkFieldValue(value, kind: kind)
+        fieldsRepeat = false
         let last = sectionFields.count - 1
         let continuation = String(decoding: value, as: UTF8.self)
         let previous = sectionFields[last].value
@@ -96,8 +136,16 @@ extension HTTP1ResponseParser {
 
     /// Emits the head (and `.end` when there is no body) and moves to the body state.
     mutating func finishHead(into events: inout [HTTP1Event]) throws {
-        let fields = sectionFields
-        sectionFields = HTTPFields()
+        var response = statusRepeats ? previousHead! : HTTPResponse(status: headStatus)
+        if fieldsRepeat, let previous = previousHead?.headerFields, sectionFields.count == previous.count {
+            // Every field repeats the previous head's: its list is handed out again, and this one kept for the next.
+            response.headerFields = previous
+            sectionFields.removeAll(keepingCapacity: true)
+        } else {
+            response.headerFields = sectionFields
+            sectionFields = HTTPFields()
+        }
+        let fields = response.headerFields
         sectionBytes = 0
         let code = headStatus.code
         if code == 101 && !upgradeRequested {
@@ -111,7 +159,7 @@ extension HTTP1ResponseParser {
             events.append(
                 .head(
                     HTTP1ResponseHead(
-                        head: ResponseHead(status: headStatus, version: headVersion, headerFields: fields),
+                        head: ResponseHead(response, version: headVersion),
                         framing: .none, keepAlive: false,
                         keepAliveTimeout: nil, keepAliveMax: nil, isInformational: true)))
             state = .statusLine
@@ -119,10 +167,11 @@ extension HTTP1ResponseParser {
         }
         let decision = try HTTP1FramingRules.decide(
             version: headVersion, status: headStatus, fields: fields, requestMethod: requestMethod)
+        previousHead = response
         events.append(
             .head(
                 HTTP1ResponseHead(
-                    head: ResponseHead(status: headStatus, version: headVersion, headerFields: fields),
+                    head: ResponseHead(response, version: headVersion),
                     framing: decision.framing,
                     keepAlive: decision.keepAlive, keepAliveTimeout: decision.keepAliveTimeout,
                     keepAliveMax: decision.keepAliveMax, isInformational: false)))

@@ -63,6 +63,14 @@ struct HTTP1ResponseParser {
     var headStatus = HTTPResponse.Status.ok
     /// The fields of the head or trailer section being parsed.
     var sectionFields = HTTPFields()
+    /// The last final head on this connection. A head that repeats it (a keep-alive connection's next answer from
+    /// the same server) reuses its status, its fields' strings, and its whole field list when every field repeats,
+    /// instead of allocating them again, as HPACK's dynamic table spares HTTP/2 the bytes.
+    var previousHead: HTTPResponse?
+    /// Whether the head being parsed has the previous head's status line.
+    var statusRepeats = false
+    /// Whether every field of the head so far is the previous head's field at the same position.
+    var fieldsRepeat = false
     /// The trailer section of the last response that had one, kept for the body source until the next
     /// ``expectResponse(toMethod:upgradeRequested:)`` (the `.end` event carries them too).
     var trailers: HTTPFields?
@@ -95,7 +103,7 @@ struct HTTP1ResponseParser {
         state = .statusLine
         sectionBytes = 0
         interimCount = 0
-        sectionFields = HTTPFields()
+        sectionFields.removeAll(keepingCapacity: true)
         if trailers != nil { trailers = nil }
     }
 

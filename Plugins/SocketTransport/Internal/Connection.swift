@@ -49,6 +49,11 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private(set) var isClosed = false
     private var buffer: UnsafeMutableRawBufferPointer
     private var growBuffer = false
+    /// The buffer the request head (and a small body) is written from, reused from request to request while it
+    /// stays small (``takeWriteBuffer()`` and ``keepWriteBuffer(_:)``).
+    private var writeBuffer: [UInt8] = []
+    /// A write buffer larger than this (a head with a small body) is not kept, so an idle connection holds little.
+    private static let keptWriteBufferCapacity = 4 * 1024
     /// Whether the last plain-TCP read returned fewer bytes than it asked for: the socket was empty then, so the
     /// next read waits for a readiness edge first instead of calling `recv` only to get `EAGAIN`. Never set for
     /// TLS, where a short read says nothing about the socket.
@@ -162,6 +167,20 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
         } else {
             try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &events)
         }
+    }
+
+    /// The connection's write buffer, empty, for building the next message in; give it back with
+    /// ``keepWriteBuffer(_:)`` once written.
+    func takeWriteBuffer() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &writeBuffer)
+        taken.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    /// Keeps a buffer from ``takeWriteBuffer()`` for the next message, unless it grew large.
+    func keepWriteBuffer(_ written: [UInt8]) {
+        if written.capacity <= Self.keptWriteBufferCapacity { writeBuffer = written }
     }
 
     /// Writes all of `bytes[range]`, waiting whenever the socket is full.

@@ -122,15 +122,18 @@ final class ConnectionBodySource: ResponseBodySource {
     /// Reads until at least one chunk or the end arrives.
     private func read(from connection: Connection) async throws -> [UInt8]? {
         let logger = context.logger
-        var received: [[UInt8]] = []
+        // The parser joins what one read brings into one chunk: the first is kept apart, so a read needs no array.
+        var first: [UInt8]?
+        var more: [[UInt8]] = []
         var ended = false
         do {
             try Task.checkCancellation()
-            while received.isEmpty && !ended {
+            while first == nil && !ended {
                 try await connection.readAndParse(upTo: connection.readSize, metering: meter)
                 for event in connection.events {
                     switch event {
-                    case .body(let bytes): received.append(bytes)
+                    case .body(let bytes) where first == nil: first = bytes
+                    case .body(let bytes): more.append(bytes)
                     case .end: ended = true
                     case .head: throw ClientError(.protocolViolation, stage: .transport, message: "Unexpected head")
                     }
@@ -150,27 +153,29 @@ final class ConnectionBodySource: ResponseBodySource {
 
         // Taken before the connection goes back to the pool, where the next exchange resets them.
         let trailers = ended ? connection.parser.trailers : nil
-        let (first, discarded, before) = state.withLock { state -> ([UInt8]?, Bool, Int64) in
+        let count = (first?.count ?? 0) + more.reduce(0) { $0 + $1.count }
+        let (discarded, before) = state.withLock { state -> (Bool, Int64) in
             state.reading = nil
             let before = state.received
-            for chunk in received { state.received += Int64(chunk.count) }
+            state.received += Int64(count)
             if ended {
                 state.finished = true
                 state.trailers = trailers
             } else if !state.discarded {
                 state.connection = connection
             }
-            if state.discarded { return (nil, true, before) }
-            if received.count > 1 { state.chunks.append(contentsOf: received.dropFirst()) }
-            return (received.first, false, before)
+            if state.discarded { return (true, before) }
+            if !more.isEmpty { state.chunks.append(contentsOf: more) }
+            return (false, before)
         }
         var progress = ProgressCounter(context: context, direction: .download, expected: expected, completed: before)
-        for chunk in received { progress.add(chunk.count) }
+        if let first { progress.add(first.count) }
+        for chunk in more { progress.add(chunk.count) }
         if ended {
             core.finish(connection, reuse: reuse, logger: logger)
         } else if discarded {
             core.checkIn(connection, reuse: false, reason: "body discarded", logger: logger)
         }
-        return first
+        return discarded ? nil : first
     }
 }

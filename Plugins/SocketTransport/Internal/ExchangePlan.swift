@@ -6,8 +6,11 @@ struct ExchangePlan: Sendable {
     let request: Request
     let target: RequestTarget
     var key: PoolKey
-    /// The request line and header fields, ready to send.
-    let head: [UInt8]
+    /// The header fields to send: the request's, with what the route adds (`Connection`, `Proxy-Authorization`).
+    let fields: HTTPFields
+    /// Whether the request goes to a plain HTTP proxy in absolute form, the one case that sends
+    /// `Proxy-Authorization`.
+    let throughHTTPProxy: Bool
     let framing: BodyFraming
     /// The inactivity timeout (``NanoTime``), `never` for none.
     let timeout: UInt64
@@ -99,13 +102,39 @@ struct ExchangePlan: Sendable {
         if throughHTTPProxy, let authorization {
             fields[.proxyAuthorization] = authorization.value
         }
-        let requestTarget = throughHTTPProxy ? target.scheme + "://" + target.hostField + target.path : target.path
-        head = try HTTP1RequestSerializer.head(method: request.method, target: requestTarget, version: version,
-                                               host: target.hostField, fields: fields, framing: framing,
-                                               keepsProxyAuthorization: throughHTTPProxy)
+        // Checked now, so a request that cannot be sent takes no connection; written on the connection's buffer.
+        try HTTP1RequestSerializer.validate(
+            target: Self.requestTarget(target, throughHTTPProxy: throughHTTPProxy), host: target.hostField,
+            fields: fields, keepsProxyAuthorization: throughHTTPProxy)
+        self.fields = fields
+        self.throughHTTPProxy = throughHTTPProxy
         timeout = request.options.timeout.map(NanoTime.nanoseconds) ?? NanoTime.never
         lowSpeed = request.options.lowSpeedLimit
         self.idleTimeout = NanoTime.nanoseconds(idleTimeout ?? request.options.persistentConnectionTimeout)
+    }
+
+    /// Appends the request line, the header fields and the empty line that ends the head to `out`.
+    /// - Throws: Nothing in practice: what could fail was checked when the plan was made (the same
+    ///   ``ClientError`` otherwise).
+    func appendHead(to out: inout [UInt8]) throws {
+        try HTTP1RequestSerializer.appendHead(
+            to: &out, method: request.method, target: Self.requestTarget(target, throughHTTPProxy: throughHTTPProxy),
+            version: request.options.httpVersion,
+            host: target.hostField, fields: fields, framing: framing, keepsProxyAuthorization: throughHTTPProxy)
+    }
+
+    /// The request target for the request line: the origin form, or the absolute form to a plain HTTP proxy.
+    private static func requestTarget(_ target: RequestTarget, throughHTTPProxy: Bool) -> String {
+        throughHTTPProxy ? target.scheme + "://" + target.hostField + target.path : target.path
+    }
+
+    /// The request line, the header fields and the empty line that ends the head, in a new array.
+    var head: [UInt8] {
+        get throws {
+            var out: [UInt8] = []
+            try appendHead(to: &out)
+            return out
+        }
     }
 
     /// How a request travels over its route.

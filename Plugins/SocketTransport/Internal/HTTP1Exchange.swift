@@ -48,7 +48,9 @@ struct HTTP1Exchange {
     /// What the reads so far brought: the final head once it came, body bytes that came with it, the end.
     struct HeadReading {
         var head: HTTP1ResponseHead?
-        var chunks: [[UInt8]] = []
+        /// The body bytes that came with the head: one chunk, not an array of them, since the parser joins what one
+        /// read brings (a second chunk, which the head's read cannot bring, would be appended).
+        var body: [UInt8]?
         var ended = false
     }
 
@@ -73,7 +75,8 @@ struct HTTP1Exchange {
             switch event {
             case .head(let interim) where interim.isInformational: continue
             case .head(let final): reading.head = final
-            case .body(let bytes): reading.chunks.append(bytes)
+            case .body(let bytes) where reading.body == nil: reading.body = bytes
+            case .body(let bytes): reading.body! += bytes
             case .end: reading.ended = true
             }
         }
@@ -86,7 +89,6 @@ struct HTTP1Exchange {
     @inline(never)
     private func response(_ reading: HeadReading, reusable: Bool) -> Response {
         guard let head = reading.head else { preconditionFailure("the loop ends with a head") }
-        let chunks = reading.chunks
         let ended = reading.ended
         let expected: Int64? = switch head.framing {
         case .none: 0
@@ -94,23 +96,31 @@ struct HTTP1Exchange {
         case .chunked, .closeDelimited: nil
         }
         var progress = ProgressCounter(context: context, direction: .download, expected: expected)
-        for chunk in chunks { progress.add(chunk.count) }
+        if let bytes = reading.body { progress.add(bytes.count) }
         let reuse = ReusePolicy(
             keepAlive: head.keepAlive && plan.persistent && reusable,
             idleTimeout: head.keepAliveTimeout.map { UInt64(max(0, $0)) &* 1_000_000_000 } ?? plan.idleTimeout)
 
-        let source: any ResponseBodySource
+        let body: ResponseBody
         if ended {
             // Taken before the connection goes back to the pool, where the next exchange resets them.
             let trailers = connection.parser.trailers
             core.finish(connection, reuse: reuse, logger: context.logger)
-            source = BufferedBodySource(chunks, trailers: trailers)
+            if let trailers {
+                let chunks = reading.body.map { [$0] } ?? []
+                body = ResponseBody(expectedLength: expected, source: BufferedBodySource(chunks, trailers: trailers))
+            } else {
+                // The whole body came with the head (the usual small response): the body holds it, no source.
+                body = ResponseBody(bytes: reading.body ?? [], expectedLength: expected)
+            }
         } else {
-            source = ConnectionBodySource(core: core, connection: connection, chunks: chunks, reuse: reuse,
-                                          progress: progress)
+            let source = ConnectionBodySource(
+                core: core, connection: connection, chunks: reading.body.map { [$0] } ?? [], reuse: reuse,
+                progress: progress)
+            body = ResponseBody(expectedLength: expected, source: source)
         }
-        return Response(head: head.head, body: ResponseBody(expectedLength: expected, source: source),
-                        connectionID: connection.id, route: plan.key.route, isFromProxy: plan.key.isForwarded)
+        return Response(head: head.head, body: body, connectionID: connection.id, route: plan.key.route,
+                        isFromProxy: plan.key.isForwarded)
     }
 }
 

@@ -32,26 +32,31 @@ struct RequestWriter {
     /// - Throws: ``ClientError`` (`sendFailed`, `timedOut`, `storageFailed`, `invalidRequest`) or
     ///   `CancellationError`.
     static func write(_ plan: ExchangePlan, on connection: Connection, context: RequestContext) async throws {
+        // The head is built in the connection's reused buffer: no allocation per request.
+        var message = connection.takeWriteBuffer()
+        try plan.appendHead(to: &message)
         guard let body = plan.request.body else {
-            try await connection.write(plan.head)
+            try await connection.write(message)
+            connection.keepWriteBuffer(message)
             return
         }
         var writer = RequestWriter(plan: plan, connection: connection, context: context)
-        switch body.content {
-        case .bytes(let bytes) where bytes.count <= Self.pieceSize && writer.meter == nil:
+        if case .bytes(let bytes) = body.content, bytes.count <= Self.pieceSize && writer.meter == nil {
             // One send for head and body: one syscall, one TCP segment for small requests.
-            var message = plan.head
             message.append(contentsOf: bytes)
             try await connection.write(message)
+            connection.keepWriteBuffer(message)
             writer.progress.add(bytes.count)
+            return
+        }
+        try await connection.write(message)
+        connection.keepWriteBuffer(message)
+        switch body.content {
         case .bytes(let bytes):
-            try await connection.write(plan.head)
             try await writer.writePieces(of: bytes, chunked: false)
         case .file(let path, let length):
-            try await connection.write(plan.head)
             try await writer.writeFile(path, length: length)
         case .stream:
-            try await connection.write(plan.head)
             try await writer.writeStream(body)
         }
     }

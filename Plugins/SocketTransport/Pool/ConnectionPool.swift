@@ -161,6 +161,33 @@ final class ConnectionPool: Sendable {
     }
 }
 
+extension ConnectionPool.Host {
+    /// An idle connection, permission to open one, or `nil` to wait. Unusable idle connections go to `closing`.
+    fileprivate mutating func checkOut(
+        now: UInt64, forceNew: Bool, maxPerHost: Int, closing: inout [Connection]
+    ) -> ConnectionPool.Grant? {
+        var index = idle.endIndex
+        while index > idle.startIndex {
+            index -= 1
+            let connection = idle[index]
+            let usable = connection.isUsable(now: now)
+            if usable && connection.isBound { continue }  // only for the request that asks for it
+            if usable && !forceNew { return .reuse(idle.remove(at: index)) }
+            if usable && open < maxPerHost { break }
+            idle.remove(at: index)
+            open -= 1
+            closing.append(connection)
+        }
+        if open >= maxPerHost, let bound = idle.firstIndex(where: \.isBound) {
+            closing.append(idle.remove(at: bound))
+            open -= 1
+        }
+        guard open < maxPerHost else { return nil }
+        open += 1
+        return .create
+    }
+}
+
 extension ConnectionPool.State {
     /// Takes the idle connection `id` for `key` when it is still usable.
     fileprivate mutating func takeIdle(_ key: PoolKey, id: UInt64) -> Connection? {
@@ -171,33 +198,19 @@ extension ConnectionPool.State {
     }
 
     /// An idle connection, permission to open one, or `nil` to wait. Unusable idle connections go to `closing`.
+    /// Out of line: the dictionary's in-place access would otherwise widen the async frame of the pool's
+    /// `checkOut`, which every request allocates.
+    @inline(never)
     fileprivate mutating func tryCheckOut(
         _ key: PoolKey, forceNew: Bool, maxPerHost: Int, closing: inout [Connection]
     ) throws -> ConnectionPool.Grant? {
         guard !isShutDown else { throw EventLoop.shutDownError }
         let now = NanoTime.now()
         if now >= nextExpiry { sweep(now: now, closing: &closing) }
-        var host = hosts[key] ?? ConnectionPool.Host()
-        defer { hosts[key] = host }
-        var index = host.idle.endIndex
-        while index > host.idle.startIndex {
-            index -= 1
-            let connection = host.idle[index]
-            let usable = connection.isUsable(now: now)
-            if usable && connection.isBound { continue }  // only for the request that asks for it
-            if usable && !forceNew { return .reuse(host.idle.remove(at: index)) }
-            if usable && host.open < maxPerHost { break }
-            host.idle.remove(at: index)
-            host.open -= 1
-            closing.append(connection)
-        }
-        if host.open >= maxPerHost, let bound = host.idle.firstIndex(where: \.isBound) {
-            closing.append(host.idle.remove(at: bound))
-            host.open -= 1
-        }
-        guard host.open < maxPerHost else { return nil }
-        host.open += 1
-        return .create
+        // In place: a copy of the host taken out of the dictionary would share its idle array, and taking a
+        // connection from it would then copy the array (a heap allocation per check-out).
+        return hosts[key, default: ConnectionPool.Host()].checkOut(
+            now: now, forceNew: forceNew, maxPerHost: maxPerHost, closing: &closing)
     }
 
     /// Removes every idle connection past its deadline.

@@ -16,4 +16,12 @@ typedef struct {
 /// The counts so far (each read atomically; they move on every thread).
 asikit_allocation_counts asikit_allocation_counts_now(void);
 
+/// Starts recording the call stack of every heap allocation (a debugging aid: slow, and off until started).
+void asikit_allocation_sites_start(void);
+
+/// Stops recording and writes the stacks to `path`, most frequent first: one line per stack, `site R` (allocations
+/// per request, `requests` being the divisor) and each frame as `file+0xoffset`, for `addr2line`
+/// (`Benchmarks/Scripts/allocation-sites.py` names them).
+void asikit_allocation_sites_report(const char *path, long requests);
+
 #endif

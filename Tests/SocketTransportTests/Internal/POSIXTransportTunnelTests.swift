@@ -104,7 +104,7 @@ import Testing
         let plan = try ExchangePlan(
             request: request, target: try RequestTarget(url: Self.origin), route: route,
             proxyAuthorization: ProxyAuthorization(proxy: route, value: "Basic dTpw"), idleTimeout: nil)
-        let head = String(decoding: plan.head, as: UTF8.self)
+        let head = String(decoding: try plan.head, as: UTF8.self)
         #expect(head.hasPrefix("GET /secret?q=1 HTTP/1.1\r\n"))
         #expect(!head.lowercased().contains("proxy-authorization"))
         #expect(plan.tunnelAuthorization?.value == "Basic dTpw")
