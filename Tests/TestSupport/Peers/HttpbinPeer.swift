@@ -86,7 +86,9 @@ package final class HttpbinPeer {
         var launch = PeerLaunch(
             name: "httpbin", executable: python,
             arguments: [
-                "-m", "gunicorn", "-b", "127.0.0.1:\(port)", "-w", "2", "--graceful-timeout", "1",
+                // --timeout: gunicorn aborts a worker that has not reported for 30 s, and its sync worker answers
+                // the request it was serving with a 500; on a loaded test machine that is scheduling, not a fault.
+                "-m", "gunicorn", "-b", "127.0.0.1:\(port)", "-w", "2", "--graceful-timeout", "1", "--timeout", "600",
                 "--log-level", "warning", "--no-control-socket", "httpbin:app",
             ],
             directory: directory, ports: [port])
