@@ -87,9 +87,12 @@ final class EventLoop: TaskExecutor, Sendable {
     private let schedule = Mutex(Schedule())
     /// The adaptive poll limit; read and changed on the loop thread only.
     private let busyPoll: Mutex<BusyPoll>
-    /// Tasks suspended in ``IOHandle/wait(for:until:orHangUp:wakeable:)`` on this loop's handles. The loop polls
-    /// only while at most one waits: with more, sleeping lets answers gather into one wake-up (decision 0037).
+    /// Tasks suspended in ``IOHandle/wait(for:until:orHangUp:wakeable:)`` on this loop's handles, counted only when
+    /// the loop may poll (``countsWaiters``). It polls only while at most one waits: with more, sleeping lets
+    /// answers gather into one wake-up (decision 0037).
     let waiters = Atomic<Int>(0)
+    /// Whether the loop may poll, so its handles count their waiters; a loop that never polls pays nothing for it.
+    let countsWaiters: Bool
     /// The loop thread's kernel id, 0 until it runs: tests read its scheduling state in `/proc`.
     let threadID = Atomic<Int32>(0)
 
@@ -101,6 +104,7 @@ final class EventLoop: TaskExecutor, Sendable {
     init(name: String, busyPoll: UInt64 = 0) throws {
         self.name = name
         self.busyPoll = Mutex(BusyPoll(maximum: busyPoll))
+        countsWaiters = busyPoll > 0
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else {
             throw ClientError(.internalError, stage: .transport, message: "Cannot create the event loop",

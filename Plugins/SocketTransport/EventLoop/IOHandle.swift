@@ -89,7 +89,7 @@ final class IOHandle: Sendable {
                     }
                     precondition(state.waiter == nil, "two tasks wait on one socket")
                     state.waiter = continuation
-                    loop.waiters.add(1, ordering: .relaxed)
+                    if loop.countsWaiters { loop.waiters.add(1, ordering: .relaxed) }
                     state.waiterIsWakeable = wakeable
                     state.interest = interest
                     state.deadline = deadline
@@ -122,7 +122,7 @@ final class IOHandle: Sendable {
             default: return nil
             }
             state.waiter = nil
-            loop.waiters.subtract(1, ordering: .relaxed)
+            if loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             return waiter
         }
         waiter?.resume()
@@ -137,7 +137,7 @@ final class IOHandle: Sendable {
                 return nil
             }
             state.waiter = nil
-            loop.waiters.subtract(1, ordering: .relaxed)
+            if loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             return waiter
         }
         waiter?.resume()
@@ -155,7 +155,7 @@ final class IOHandle: Sendable {
                 return (nil, state.deadline)
             }
             state.waiter = nil
-            loop.waiters.subtract(1, ordering: .relaxed)
+            if loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             if state.failure == nil { state.failure = TimedOut() }
             return (waiter, nil)
         }
@@ -167,7 +167,7 @@ final class IOHandle: Sendable {
     func fail(_ error: any Error) {
         let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
             if state.failure == nil { state.failure = error }
-            if state.waiter != nil { loop.waiters.subtract(1, ordering: .relaxed) }
+            if state.waiter != nil && loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             defer { state.waiter = nil }
             return state.waiter
         }
