@@ -15,7 +15,9 @@
 #                   Client.Configuration.runsOnTransportExecutor off (the default before decision 0022), on the
 #                   conc, queue and c1k rows only; asikit-obs is asikit-bench with ObservabilityMiddleware and no
 #                   backend (decision 0018), on the seq, conc and dl rows only; asikit-static is asikit-bench linked
-#                   with --static-swift-stdlib (built into .build-static), on the seq, conc, dl, gzip and tls rows
+#                   with --static-swift-stdlib (built into .build-static), on the seq, conc, dl, gzip and tls rows;
+#                   asikit-poll is asikit-bench with POSIXTransport.Configuration.busyPoll 200 µs (the loop polls
+#                   before it sleeps, decision 0037), on the seq, conc and tls rows (not in the default list)
 #   ROWS ["seq conc queue dl gzip br zstd hs tls file cache c1k"] which rows to measure (br and zstd: ASIKit
 #                   and libcurl only; AsyncHTTPClient and URLSession decode neither)
 #   C1K [1000]      connections of the c1k row (N GETs over C1K connections at once)
@@ -206,7 +208,7 @@ declare -A VALUES RSS NOTE THREADS # VALUES[row,client] = newline-separated resu
 
 binary() {
     case "$1" in
-        asikit | asikit-loop | asikit-obs | asikit-caller) echo "$BIN/asikit-bench" ;;
+        asikit | asikit-loop | asikit-obs | asikit-caller | asikit-poll) echo "$BIN/asikit-bench" ;;
         asikit-static) echo "$STATIC_BIN/asikit-bench" ;;
         libcurl) echo "$WORK/libcurl-bench" ;;
         ahc) echo "$BIN/ahc-bench" ;;
@@ -229,8 +231,10 @@ measure() {
     [ "$client" = asikit-obs ] && observability=1
     local transport_executor=1
     [ "$client" = asikit-caller ] && transport_executor=0
+    local busy_poll=""
+    [ "$client" = asikit-poll ] && busy_poll=200
     if ! out="$(ASIKIT_TASK_EXECUTOR="$executor" ASIKIT_OBSERVABILITY="$observability" \
-        ASIKIT_TRANSPORT_EXECUTOR="$transport_executor" BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
+        ASIKIT_TRANSPORT_EXECUTOR="$transport_executor" ASIKIT_BUSY_POLL_US="$busy_poll" BENCH_CA_FILE="$WORK/ca.pem" timeout "$LIMIT" /usr/bin/time -f 'RSSKB %M' -o "$WORK/time.txt" \
         "${prefix[@]}" "${CLIENT_CPU[@]}" "$(binary "$client")" "$@" 2>"$WORK/err.txt")"; then
         say "  $row $client FAILED: $(tail -c 300 "$WORK/err.txt")"
         return 0
@@ -268,6 +272,7 @@ measured() {
         asikit-loop) rows="seq conc tls" ;;
         asikit-obs) rows="seq conc dl" ;;
         asikit-caller) rows="conc queue c1k" ;;
+        asikit-poll) rows="seq conc tls" ;;
         asikit-static) rows="seq conc dl gzip tls" ;;
         ahc | urlsession) [ "$2" != queue ] && [ "$2" != cache ] && [ "$2" != br ] && [ "$2" != zstd ]; return ;;
         *) [ "$2" != queue ] && [ "$2" != cache ]; return ;;
@@ -389,11 +394,13 @@ table() {
     loop_row seq "  same, on transport.taskExecutor (**)"
     loop_row seq "  same, observability, no backend (****)" asikit-obs
     loop_row seq "  same, --static-swift-stdlib (*******)" asikit-static
+    loop_row seq "  same, busyPoll 200 µs (********)" asikit-poll
     table_row conc "1 KiB GET, $C connections, req/s" 0
     loop_row conc "  same, on transport.taskExecutor (**)"
     loop_row conc "  same, runsOnTransportExecutor off (******)" asikit-caller
     loop_row conc "  same, --static-swift-stdlib (*******)" asikit-static
     loop_row conc "  same, observability, no backend (****)" asikit-obs
+    loop_row conc "  same, busyPoll 200 µs (********)" asikit-poll
     table_row queue "$N-request queue, width $C, req/s (*)" 0 conc
     loop_row queue "  same, runsOnTransportExecutor off (******)" asikit-caller conc
     table_row dl "100 MiB download to /dev/null, MB/s" 0
@@ -407,6 +414,7 @@ table() {
     table_row tls "TLS 1 KiB GET over one connection, req/s" 0
     loop_row tls "  same, on transport.taskExecutor (**)"
     loop_row tls "  same, --static-swift-stdlib (*******)" asikit-static
+    loop_row tls "  same, busyPoll 200 µs (********)" asikit-poll
     table_row file "1 GiB download to a file, MB/s" 0
     table_row cache "1 KiB GET answered by DiskCache, req/s (***)" 0 seq
     table_row c1k "1 KiB GET, $C1K connections, req/s (*****)" 0
@@ -438,6 +446,8 @@ table() {
     echo "(*******) The same ASIKit client linked with swift build --static-swift-stdlib (client asikit-static): the"
     echo "    Swift runtime and Foundation inside the executable instead of shared libraries; ratios against the peers"
     echo "    as they are (libcurl shared)."
+    echo "(********) ASIKit with POSIXTransport.Configuration.busyPoll 200 µs (client asikit-poll): the event loop"
+    echo "    polls its sockets before it sleeps while at most one request waits (decision 0037)."
 }
 echo
 table

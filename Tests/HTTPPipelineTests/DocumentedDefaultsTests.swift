@@ -108,6 +108,7 @@ import Testing
         guard let duration else { return "nil" }
         let (seconds, attoseconds) = duration.components
         if attoseconds == 0 { return "\(seconds) s" }
+        if seconds == 0 && attoseconds % 1_000_000_000_000_000 != 0 { return "\(attoseconds / 1_000_000_000_000) µs" }
         return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 
@@ -320,6 +321,7 @@ import Testing
             prefixTransport + "responseLimits": transport["responseLimits"] ?? "missing",
             prefixTransport + "pinnedPublicKeys": transport["pinnedPublicKeys"] ?? "missing",
             prefixTransport + "happyEyeballsDelay": render(try duration(transport["happyEyeballsDelay"])),
+            prefixTransport + "busyPoll": render(try duration(transport["busyPoll"])),
             "HTTP1Limits.maxHeadBytes": render(bytes: try evaluate(http1["maxHeadBytes"])),
             "HTTP1Limits.maxHeaderCount": render(try evaluate(http1["maxHeaderCount"])),
             "HTTP1Limits.maxLineLength": render(bytes: try evaluate(http1["maxLineLength"])),
@@ -364,15 +366,19 @@ import Testing
         return value
     }
 
-    /// Evaluates `nil`, `.seconds(n)` or `.milliseconds(n)`.
+    /// Evaluates `nil`, `.zero`, `.seconds(n)`, `.milliseconds(n)` or `.microseconds(n)`.
     static func duration(_ expression: String?) throws -> Duration? {
         let expression = try #require(expression, "parameter not found")
         if expression == "nil" { return nil }
+        if expression == ".zero" { return .zero }
         if expression.hasPrefix(".seconds(") {
             return .seconds(try #require(Int(expression.dropFirst(".seconds(".count).dropLast())))
         }
         if expression.hasPrefix(".milliseconds(") {
             return .milliseconds(try #require(Int(expression.dropFirst(".milliseconds(".count).dropLast())))
+        }
+        if expression.hasPrefix(".microseconds(") {
+            return .microseconds(try #require(Int(expression.dropFirst(".microseconds(".count).dropLast())))
         }
         Issue.record("cannot evaluate \(expression)")
         return nil

@@ -8,7 +8,9 @@
 //   queue URL N C      N GETs through one RequestQueue of width C
 // After a warm-up (which opens the connections and fills the runtime's caches), it runs the mode twice and counts
 // the second run only, so one-time costs stay out. It prints one line:
-//   BUDGET build=release mode=seq requests=N mallocs=M taskAllocs=T taskAllocBytes=B   (per request, two decimals)
+//   BUDGET build=release mode=seq requests=N mallocs=M taskAllocs=T taskAllocBytes=B switches=S preemptions=P
+// (per request, two decimals): S counts the process's voluntary context switches (a thread went to sleep: the
+// hand-offs between the event loop and the request's thread), P the involuntary ones (getrusage).
 // With `--syscalls-only` it runs the mode once after the warm-up and prints nothing: the test runs it under strace
 // twice, with N and 3N, and divides the difference.
 // With ASIKIT_ALLOCATION_SITES=FILE it also records the call stack of every heap allocation of the counted run and
@@ -85,9 +87,11 @@ do {
         try await run(n)
         let sitesPath = ProcessInfo.processInfo.environment["ASIKIT_ALLOCATION_SITES"] ?? ""
         if !sitesPath.isEmpty { asikit_allocation_sites_start() }
+        let switchesBefore = contextSwitches()
         let before = asikit_allocation_counts_now()
         try await run(n)
         let after = asikit_allocation_counts_now()
+        let switchesAfter = contextSwitches()
         if !sitesPath.isEmpty { asikit_allocation_sites_report(sitesPath, n) }
         func perRequest(_ value: Int) -> String {
             let scaled = (Double(value) / Double(n) * 100).rounded() / 100
@@ -100,12 +104,21 @@ do {
         #endif
         print("BUDGET build=\(build) mode=\(mode) requests=\(n) mallocs=\(perRequest(after.mallocs - before.mallocs)) "
             + "taskAllocs=\(perRequest(after.taskAllocs - before.taskAllocs)) "
-            + "taskAllocBytes=\(perRequest(after.taskAllocBytes - before.taskAllocBytes))")
+            + "taskAllocBytes=\(perRequest(after.taskAllocBytes - before.taskAllocBytes)) "
+            + "switches=\(perRequest(switchesAfter.voluntary - switchesBefore.voluntary)) "
+            + "preemptions=\(perRequest(switchesAfter.involuntary - switchesBefore.involuntary))")
     }
 } catch {
     fail("\(mode) failed: \(error)")
 }
 try await client.shutdown()
+
+/// The process's context switches so far, over all its threads (those that ended too).
+func contextSwitches() -> (voluntary: Int, involuntary: Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return (usage.ru_nvcsw, usage.ru_nivcsw)
+}
 
 @Sendable func fail(_ message: String) -> Never {
     let line = "RequestBudget: \(message)\n"

@@ -14,7 +14,8 @@
 // conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread);
 // ASIKIT_OBSERVABILITY=1 installs ObservabilityMiddleware with no tracer or metrics backend bootstrapped;
 // ASIKIT_TRANSPORT_EXECUTOR=0 turns Client.Configuration.runsOnTransportExecutor off; ASIKIT_HTTP2=1 configures the
-// HTTP2 plug-in, so https URLs go over HTTP/2 (h2 by ALPN), many requests multiplexed on one connection.
+// HTTP2 plug-in, so https URLs go over HTTP/2 (h2 by ALPN), many requests multiplexed on one connection;
+// ASIKIT_BUSY_POLL_US sets POSIXTransport.Configuration.busyPoll in microseconds (0 turns the loop's polling off).
 import ASIKitObservability
 import BrotliCodec
 import DiskCache
@@ -41,8 +42,12 @@ func count(_ index: Int, _ name: String) -> Int {
 // At least 64 connections, and as many as `conc` asks for (the 1,000-connection row).
 let width = mode == "conc" && arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0
 let http2 = getenv("ASIKIT_HTTP2").map { String(cString: $0) == "1" } ?? false
-let transport = POSIXTransport(configuration: .init(
-    maxConnectionsPerHost: max(64, width), protocols: http2 ? [HTTP2Protocol()] : []))
+var transportConfiguration = POSIXTransport.Configuration(
+    maxConnectionsPerHost: max(64, width), protocols: http2 ? [HTTP2Protocol()] : [])
+if let busyPoll = getenv("ASIKIT_BUSY_POLL_US").flatMap({ Int(String(cString: $0)) }) {
+    transportConfiguration.busyPoll = .microseconds(busyPoll)
+}
+let transport = POSIXTransport(configuration: transportConfiguration)
 let cacheDirectory = mode == "cache" && arguments.count > 4 ? arguments[4] : nil
 var configuration = Client.Configuration()
 configuration.runsOnTransportExecutor = getenv("ASIKIT_TRANSPORT_EXECUTOR").map { String(cString: $0) != "0" } ?? true

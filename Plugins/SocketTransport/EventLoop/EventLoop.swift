@@ -21,6 +21,10 @@ import Synchronization
 /// timers and run after each round of readiness edges; a job enqueued from another thread wakes the loop only
 /// when it sleeps. A task that prefers the loop is resumed on the loop thread itself, so a wait costs one
 /// context switch instead of two. Once the loop has stopped, jobs go to the global concurrent executor.
+///
+/// Polling: with nothing to do and at most one task waiting on its sockets, the loop first polls (`epoll_wait`
+/// without a timeout, yielding the CPU between polls) for as long as ``BusyPoll`` allows, and sleeps only after
+/// that; while it polls it counts as awake, so enqueued jobs and earlier timers do not write its `eventfd`.
 final class EventLoop: TaskExecutor, Sendable {
     private struct Registry {
         var slots: [IOHandle?] = []
@@ -52,17 +56,55 @@ final class EventLoop: TaskExecutor, Sendable {
     /// Rounds of jobs (jobs enqueued by jobs) run before the loop looks at its sockets again.
     private static let jobRounds = 16
 
+    /// What the loop does next when it has no job to run and no timer due.
+    private enum Idle {
+        case stop
+        /// Look at the sockets without waiting: jobs are queued or a timer is due.
+        case look
+        /// Poll until the ``NanoTime`` given (the poll limit, or the earliest timer if sooner).
+        case poll(until: UInt64)
+        /// Sleep in `epoll_wait` for this many milliseconds (-1: until woken).
+        case sleep(Int32)
+    }
+
+    /// How polling ended.
+    private enum PollOutcome {
+        /// `epoll_wait`'s result: events, or -1 with `errno`.
+        case events(Int32)
+        /// A job was enqueued or the loop is stopping.
+        case jobs
+        /// The limit passed with nothing to do.
+        case expired
+        /// A yield gave the CPU away for longer than ``BusyPoll/contendedYield``: other threads want the CPU, and a
+        /// sleeping loop is woken sooner (the scheduler favours a thread that slept) than a polling one gets it back.
+        case contended
+    }
+
     let name: String
     private let epollFD: Int32
     private let wakeFD: Int32
     private let registry = Mutex(Registry())
     private let schedule = Mutex(Schedule())
+    /// The adaptive poll limit; read and changed on the loop thread only.
+    private let busyPoll: Mutex<BusyPoll>
+    /// Tasks suspended in ``IOHandle/wait(for:until:orHangUp:wakeable:)`` on this loop's handles, counted only when
+    /// the loop may poll (``countsWaiters``). It polls only while at most one waits: with more, sleeping lets
+    /// answers gather into one wake-up (decision 0037).
+    let waiters = Atomic<Int>(0)
+    /// Whether the loop may poll, so its handles count their waiters; a loop that never polls pays nothing for it.
+    let countsWaiters: Bool
+    /// The loop thread's kernel id, 0 until it runs: tests read its scheduling state in `/proc`.
+    let threadID = Atomic<Int32>(0)
 
     /// Creates the loop and starts its thread.
-    /// - Parameter name: The thread's name.
+    /// - Parameters:
+    ///   - name: The thread's name.
+    ///   - busyPoll: The longest the loop polls before sleeping, in nanoseconds (``BusyPoll``); 0 never polls.
     /// - Throws: ``ClientError`` when `epoll`, `eventfd` or the thread cannot be created.
-    init(name: String) throws {
+    init(name: String, busyPoll: UInt64 = 0) throws {
         self.name = name
+        self.busyPoll = Mutex(BusyPoll(maximum: busyPoll))
+        countsWaiters = busyPoll > 0
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else {
             throw ClientError(.internalError, stage: .transport, message: "Cannot create the event loop",
@@ -173,32 +215,44 @@ final class EventLoop: TaskExecutor, Sendable {
     }
 
     private func run() {
+        threadID.store(c_socket_transport_thread_id(), ordering: .relaxed)
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Self.batchSize)
         defer { events.deallocate() }
         var due: [TimerHeap.Entry] = []
         var jobs: [UnownedJob] = []
-        while true {
-            let timeout = schedule.withLock { schedule -> Int32 in
-                if schedule.stopping { return -2 }
-                guard schedule.jobs.isEmpty else {
-                    schedule.sleepingUntil = 0
-                    return 0
+        var pollLimit: UInt64 = 0
+        rounds: while true {
+            let polls = pollLimit > 0 && waiters.load(ordering: .relaxed) <= 1
+            let idle = schedule.withLock { Self.idle(&$0, pollLimit: polls ? pollLimit : 0) }
+            var count: Int32
+            var idleSince: UInt64 = 0
+            switch idle {
+            case .stop:
+                break rounds
+            case .look:
+                count = epoll_wait(epollFD, events, Int32(Self.batchSize), 0)
+            case .poll(let end):
+                idleSince = NanoTime.now()
+                let outcome = poll(events, until: end)
+                if case .contended = outcome { busyPoll.withLock { $0.contended() } }
+                switch outcome {
+                case .events(let polled): count = polled
+                case .jobs: count = 0
+                case .expired, .contended:
+                    let timeout = schedule.withLock { Self.sleepTimeout(&$0) }
+                    count = timeout == -2 ? 0 : epoll_wait(epollFD, events, Int32(Self.batchSize), timeout)
                 }
-                guard let earliest = schedule.heap.earliest else {
-                    schedule.sleepingUntil = NanoTime.never
-                    return -1
-                }
-                let now = NanoTime.now()
-                guard earliest > now else {
-                    schedule.sleepingUntil = 0
-                    return 0
-                }
-                schedule.sleepingUntil = earliest
-                return Int32(min((earliest - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+            case .sleep(let timeout):
+                idleSince = NanoTime.now()
+                count = epoll_wait(epollFD, events, Int32(Self.batchSize), timeout)
             }
-            if timeout == -2 { break }
-            let count = epoll_wait(epollFD, events, Int32(Self.batchSize), timeout)
             schedule.withLock { $0.sleepingUntil = 0 }
+            if idleSince != 0 {
+                pollLimit = busyPoll.withLock { poll in
+                    poll.adjust(idle: NanoTime.now() &- idleSince)
+                    return poll.limit
+                }
+            }
             if count < 0 {
                 precondition(errno == EINTR, "epoll_wait failed: errno \(errno)")
                 continue
@@ -218,6 +272,62 @@ final class EventLoop: TaskExecutor, Sendable {
             return schedule.jobs
         }
         for job in rest { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
+    /// What the loop does next: stop, look at the sockets at once, poll, or sleep (and then records until when).
+    private static func idle(_ schedule: inout Schedule, pollLimit: UInt64) -> Idle {
+        if schedule.stopping { return .stop }
+        guard schedule.jobs.isEmpty else {
+            schedule.sleepingUntil = 0
+            return .look
+        }
+        let earliest = schedule.heap.earliest ?? NanoTime.never
+        let now = NanoTime.now()
+        guard earliest > now else {
+            schedule.sleepingUntil = 0
+            return .look
+        }
+        if pollLimit > 0 {
+            schedule.sleepingUntil = 0  // awake while polling: no eventfd write for jobs or timers
+            return .poll(until: min(now &+ pollLimit, earliest))
+        }
+        let timeout = sleepTimeout(&schedule)
+        return timeout == -2 ? .stop : timeout == 0 ? .look : .sleep(timeout)
+    }
+
+    /// The `epoll_wait` timeout until the earliest timer (-1 for none, 0 when a job is queued or a timer is due,
+    /// -2 when stopping); records the deadline the loop sleeps towards.
+    private static func sleepTimeout(_ schedule: inout Schedule) -> Int32 {
+        if schedule.stopping { return -2 }
+        guard schedule.jobs.isEmpty else {
+            schedule.sleepingUntil = 0
+            return 0
+        }
+        guard let earliest = schedule.heap.earliest else {
+            schedule.sleepingUntil = NanoTime.never
+            return -1
+        }
+        let now = NanoTime.now()
+        guard earliest > now else {
+            schedule.sleepingUntil = 0
+            return 0
+        }
+        schedule.sleepingUntil = earliest
+        return Int32(min((earliest - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+    }
+
+    /// Polls the sockets without sleeping until `end`, yielding the CPU between polls, so a thread the loop just
+    /// woke (on the same CPU) runs meanwhile.
+    private func poll(_ events: UnsafeMutablePointer<epoll_event>, until end: UInt64) -> PollOutcome {
+        while true {
+            let count = epoll_wait(epollFD, events, Int32(Self.batchSize), 0)
+            if count != 0 { return .events(count) }
+            if schedule.withLock({ !$0.jobs.isEmpty || $0.stopping }) { return .jobs }
+            let now = NanoTime.now()
+            if now >= end { return .expired }
+            sched_yield()
+            if NanoTime.now() &- now > BusyPoll.contendedYield { return .contended }
+        }
     }
 
     /// Runs the queued jobs, and the jobs they enqueue, for up to ``jobRounds`` rounds.

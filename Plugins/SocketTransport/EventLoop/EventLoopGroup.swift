@@ -10,13 +10,17 @@ final class EventLoopGroup: Sendable {
     }
 
     private let count: Int
+    private let busyPoll: UInt64
     private let state = Mutex(State())
 
     /// Creates the group; no thread starts until ``next()``.
-    /// - Parameter count: How many loops to run, at least 1.
-    init(count: Int) {
+    /// - Parameters:
+    ///   - count: How many loops to run, at least 1.
+    ///   - busyPoll: The longest each loop polls before sleeping, in nanoseconds (``BusyPoll``); 0 never polls.
+    init(count: Int, busyPoll: UInt64 = 0) {
         precondition(count >= 1, "an event loop group needs at least one loop")
         self.count = count
+        self.busyPoll = busyPoll
     }
 
     /// The loop for a new connection, starting the loops when none runs yet.
@@ -43,7 +47,7 @@ final class EventLoopGroup: Sendable {
         guard !state.isShutDown else { throw EventLoop.shutDownError }
         guard state.loops.isEmpty else { return }
         for index in 0..<count {
-            state.loops.append(try EventLoop(name: "asi-loop-\(index)"))
+            state.loops.append(try EventLoop(name: "asi-loop-\(index)", busyPoll: busyPoll))
         }
     }
 

@@ -89,6 +89,7 @@ final class IOHandle: Sendable {
                     }
                     precondition(state.waiter == nil, "two tasks wait on one socket")
                     state.waiter = continuation
+                    if loop.countsWaiters { loop.waiters.add(1, ordering: .relaxed) }
                     state.waiterIsWakeable = wakeable
                     state.interest = interest
                     state.deadline = deadline
@@ -99,7 +100,8 @@ final class IOHandle: Sendable {
                 switch step {
                 case .ready: continuation.resume()
                 case .failed(let error): continuation.resume(throwing: error)
-                case .suspended(let armTimer): if armTimer { loop.addTimer(for: self, at: deadline) }
+                case .suspended(let armTimer):
+                    if armTimer { loop.addTimer(for: self, at: deadline) }
                 }
             }
         } onCancel: {
@@ -120,6 +122,7 @@ final class IOHandle: Sendable {
             default: return nil
             }
             state.waiter = nil
+            if loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             return waiter
         }
         waiter?.resume()
@@ -134,6 +137,7 @@ final class IOHandle: Sendable {
                 return nil
             }
             state.waiter = nil
+            if loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             return waiter
         }
         waiter?.resume()
@@ -151,6 +155,7 @@ final class IOHandle: Sendable {
                 return (nil, state.deadline)
             }
             state.waiter = nil
+            if loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             if state.failure == nil { state.failure = TimedOut() }
             return (waiter, nil)
         }
@@ -162,6 +167,7 @@ final class IOHandle: Sendable {
     func fail(_ error: any Error) {
         let waiter = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
             if state.failure == nil { state.failure = error }
+            if state.waiter != nil && loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
             defer { state.waiter = nil }
             return state.waiter
         }

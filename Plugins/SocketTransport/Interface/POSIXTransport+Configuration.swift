@@ -67,6 +67,21 @@ extension POSIXTransport {
         /// `asi`'s `--parallel-immediate`) opens a connection for each request that finds no session with room, up
         /// to ``maxConnectionsPerHost``; later requests still take streams on the sessions those connections made.
         public var waitsForMultiplexing: Bool
+        /// The longest an event loop polls its sockets before it sleeps, once it has nothing to do (Linux's
+        /// `net.core.busy_poll` and `haltpoll`, for the loop thread). Default zero: the loop sleeps at once.
+        /// 200 µs is `haltpoll`'s own limit.
+        ///
+        /// Each sleep and wake-up of the loop costs two context switches, and an idle CPU's halt and wake-up on a
+        /// virtual machine. When a server on the same machine or network answers within microseconds, polling is
+        /// cheaper. The loop polls only while at most one task waits on its sockets (a lone request: with more,
+        /// sleeping lets several answers arrive per wake-up), and adapts how long it polls to what it saw, as
+        /// `haltpoll` does (decision 0037): it polls only after idle periods shorter than this, stops after idle
+        /// periods longer than it, and stops when a yield shows that other threads want the CPU. A client whose
+        /// answers take milliseconds, or that runs on a busy CPU, spends nothing on it. While it polls, the loop
+        /// thread yields its CPU between polls, so other threads run. It is off by default because on an
+        /// oversubscribed CPU a polling loop that yields gets its CPU back later than a sleeping one is woken, which
+        /// measured slower there (decision 0037).
+        public var busyPoll: Duration
 
         /// Creates a configuration.
         /// - Parameters:
@@ -82,6 +97,7 @@ extension POSIXTransport {
         ///   - happyEyeballsDelay: How long a connect attempt runs before the next address is tried beside it.
         ///   - protocols: Multiplexed protocols to offer by ALPN before HTTP/1.1.
         ///   - waitsForMultiplexing: Whether requests wait for a connection being opened to their origin.
+        ///   - busyPoll: The longest an event loop polls before it sleeps.
         public init(
             loopCount: Int = 1,
             maxConnectionsPerHost: Int = 8,
@@ -94,7 +110,8 @@ extension POSIXTransport {
             pinnedPublicKeys: [String: PublicKeyPins] = [:],
             happyEyeballsDelay: Duration = .milliseconds(250),
             protocols: [any MultiplexedProtocol] = [],
-            waitsForMultiplexing: Bool = true
+            waitsForMultiplexing: Bool = true,
+            busyPoll: Duration = .zero
         ) {
             self.loopCount = loopCount
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -108,6 +125,7 @@ extension POSIXTransport {
             self.happyEyeballsDelay = happyEyeballsDelay
             self.protocols = protocols
             self.waitsForMultiplexing = waitsForMultiplexing
+            self.busyPoll = busyPoll
         }
     }
 }

@@ -27,7 +27,8 @@ final class TransportCore: Sendable {
 
     init(configuration: POSIXTransport.Configuration) {
         self.configuration = configuration
-        loops = EventLoopGroup(count: configuration.loopCount)
+        loops = EventLoopGroup(
+            count: configuration.loopCount, busyPoll: NanoTime.nanoseconds(configuration.busyPoll))
         pool = ConnectionPool(maxPerHost: configuration.maxConnectionsPerHost)
         parking = ProxyParking(duration: NanoTime.nanoseconds(configuration.proxyParkingDuration))
         let protocols = configuration.protocols
