@@ -71,6 +71,7 @@ extension RequestQueue {
     }
 
     /// Sends the request through the client, with the pipeline events and data handler its callbacks ask for.
+    @inline(__always)
     private func send(_ original: Request, for handle: RequestHandle) async -> Result<ClientResponse, ClientError> {
         let (events, onData) = pipelineEvents(for: handle, original)
         do {
