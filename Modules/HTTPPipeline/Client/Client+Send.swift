@@ -52,10 +52,8 @@ extension Client {
         }
     }
 
-    /// Runs the pipeline and reads the body on the task's current executor; a queue's worker calls it directly, since
-    /// it already runs on the transport's executor when there is one (Docs/Decisions/0035-queue-workers.md).
     @inline(__always)
-    func runAndRead(
+    private func runAndRead(
         _ request: Request,
         id: RequestID,
         events: PipelineEvents,

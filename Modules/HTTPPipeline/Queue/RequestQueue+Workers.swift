@@ -6,32 +6,18 @@ extension RequestQueue {
     /// the scheduler starts when it ends, and so on, and ends when the scheduler has nothing for it. So a queue has
     /// at most as many tasks as it runs requests, and a request costs no task of its own.
     ///
-    /// The task starts on the transport's executor when it offers one, so it does not hop there at its first await.
+    /// The task starts on the transport's executor when it offers one, so it does not hop there at its first await;
+    /// each request still takes the transport's executor as `Client.send` decides when it starts (decision 0022).
     func startWorker(with first: RequestHandle) {
         let worker = QueueWorker()
-        let executor = client.transportExecutor
         worker.attach(
-            Task(executorPreference: executor) { [self] in
-                await runRequests(from: first, on: worker, joinsExecutor: executor == nil)
+            Task(executorPreference: client.transportExecutor) { [self] in
+                var next: RequestHandle? = first
+                while let handle = next {
+                    next = await run(handle, on: worker)
+                }
                 worker.finished()
             })
-    }
-
-    /// Runs requests until the scheduler has none for this worker. A worker started while the transport offered no
-    /// executor (nothing else was waiting for a response yet) moves onto it as soon as it does, for the rest of its
-    /// requests: the requests then overlap, and each wait resumes on the busy loop without a hop (decision 0022).
-    /// Inside, requests skip `Client.send`'s own executor preference, which the worker already has.
-    private func runRequests(from first: RequestHandle, on worker: QueueWorker, joinsExecutor: Bool) async {
-        var next: RequestHandle? = first
-        while let handle = next {
-            if joinsExecutor, let executor = client.transportExecutor {
-                await withTaskExecutorPreference(executor) {
-                    await runRequests(from: handle, on: worker, joinsExecutor: false)
-                }
-                return
-            }
-            next = await run(handle, on: worker)
-        }
     }
 
     /// Runs one request on `worker`, reports it, and carries out what its end asks of the scheduler.
@@ -75,7 +61,7 @@ extension RequestQueue {
     private func send(_ original: Request, for handle: RequestHandle) async -> Result<ClientResponse, ClientError> {
         let (events, onData) = pipelineEvents(for: handle, original)
         do {
-            let response = try await client.runAndRead(
+            let response = try await client.send(
                 sent(original), id: handle.requestID, events: events, onData: onData)
             return .success(response)
         } catch {
