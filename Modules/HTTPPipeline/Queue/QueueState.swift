@@ -7,8 +7,8 @@ struct QueueState: Sendable {
     struct Actions: Equatable, Sendable {
         /// Requests whose HEAD pre-flight starts now.
         var preflights: [RequestID] = []
-        /// Requests that start now.
-        var starts: [RequestID] = []
+        /// Requests that start now; usually none or one, kept inline.
+        var starts = InlineList<RequestID>()
         /// Requests that never ran and fail now, in order. Each still counts as outstanding until the queue reports
         /// it with ``pendingFailureReported(_:)``, so the drain is never announced before their callbacks.
         var failedWhilePending: [RequestID] = []

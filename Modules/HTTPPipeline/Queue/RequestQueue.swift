@@ -64,10 +64,10 @@ public final class RequestQueue: Sendable {
     }
 
     deinit {
-        // Only waiting requests can remain (a running one's task keeps the queue alive): they will never run, so
+        // Only waiting requests can remain (a running one's worker keeps the queue alive): they will never run, so
         // their handles' waits and the result sequences end here, without callbacks.
-        let (entries, streams) = shared.withLock { ($0.entries.values, $0.streams) }
-        for entry in entries { entry.handle.markFinished() }
+        let (handles, streams) = shared.withLock { ($0.entries.values, $0.streams) }
+        for handle in handles { handle.markFinished() }
         for continuation in streams { continuation.finish() }
     }
 
@@ -82,17 +82,15 @@ public final class RequestQueue: Sendable {
     /// - Returns: A handle to cancel the request, waiting or running, or to wait for it.
     @discardableResult
     public func add(_ request: Request, callbacks: RequestCallbacks = RequestCallbacks()) -> RequestHandle {
-        let handle = RequestHandle(requestID: .next(), callbacks: callbacks)
-        let entry = Entry(original: request, handle: handle)
+        let handle = RequestHandle(requestID: .next(), callbacks: callbacks, queued: request, in: self)
         progress.add(request, id: handle.requestID)
         let work = modify { shared in
-            shared.entries[handle.requestID] = entry
+            shared.entries[handle.requestID] = handle
             let preflight =
                 configuration.showsAccurateProgress && shared.scheduler.isSuspended
                 && request.method == .get
             return shared.scheduler.add(handle.requestID, preflight: preflight)
         }
-        handle.onCancel { [weak self] in self?.cancelWaiting(handle.requestID) }
         perform(work)
         return handle
     }

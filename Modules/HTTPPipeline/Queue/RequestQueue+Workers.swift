@@ -1,0 +1,161 @@
+import HTTPCore
+import Synchronization
+
+extension RequestQueue {
+    /// Starts a worker task with `first` (Docs/Decisions/0035-queue-workers.md): it runs that request, then the one
+    /// the scheduler starts when it ends, and so on, and ends when the scheduler has nothing for it. So a queue has
+    /// at most as many tasks as it runs requests, and a request costs no task of its own.
+    ///
+    /// The task starts on the transport's executor when it offers one, so it does not hop there at its first await;
+    /// each request still takes the transport's executor as `Client.send` decides when it starts (decision 0022).
+    func startWorker(with first: RequestHandle) {
+        let worker = QueueWorker()
+        worker.attach(
+            Task(executorPreference: client.transportExecutor) { [self] in
+                var next: RequestHandle? = first
+                while let handle = next {
+                    next = await run(handle, on: worker)
+                }
+                worker.finished()
+            })
+    }
+
+    /// Runs one request on `worker`, reports it, and carries out what its end asks of the scheduler.
+    /// - Returns: The request this worker runs next: the first the scheduler started as this one ended, unless the
+    ///   worker was cancelled with its request (then a new worker takes it).
+    func run(_ handle: RequestHandle, on worker: QueueWorker) async -> RequestHandle? {
+        let (request, sends) = handle.begin(on: worker)
+        guard let original = request else {
+            // Over already, so never reported again; only its slot is left to free.
+            perform(
+                modify { shared in
+                    shared.entries.removeValue(forKey: handle.requestID)
+                    return shared.scheduler.ended(handle.requestID, failed: true)
+                })
+            return nil
+        }
+        let outcome: Result<ClientResponse, ClientError>
+        if sends {
+            outcome = await send(original, for: handle)
+        } else {
+            outcome = .failure(ClientError(.cancelled, message: "The request was cancelled"))
+        }
+        // Reported before the scheduler hears of the end, so that the drain (which ends the result sequences) comes
+        // after every request's result.
+        let streams = shared.withLock { shared in
+            shared.entries.removeValue(forKey: handle.requestID)
+            return shared.streams
+        }
+        let retires = report(handle, original, outcome: outcome, streams: streams)
+        var failed = false
+        if case .failure = outcome { failed = true }
+        var work = modify { $0.scheduler.ended(handle.requestID, failed: failed) }
+        var next: RequestHandle?
+        if !retires, !Task.isCancelled { next = work.starts.popFirst() }
+        perform(work)
+        return next
+    }
+
+    /// Sends the request through the client, with the pipeline events and data handler its callbacks ask for.
+    @inline(__always)
+    private func send(_ original: Request, for handle: RequestHandle) async -> Result<ClientResponse, ClientError> {
+        let (events, onData) = pipelineEvents(for: handle, original)
+        do {
+            let response = try await client.send(
+                sent(original), id: handle.requestID, events: events, onData: onData)
+            return .success(response)
+        } catch {
+            return .failure(ClientError.wrapping(error))
+        }
+    }
+
+    /// The request as it is sent: its progress also goes to the queue when the queue counts bytes or has a sink.
+    private func sent(_ original: Request) -> Request {
+        guard progress.wantsRequestEvents else { return original }
+        var request = original
+        request.options.progress = QueueMemberSink(own: original.options.progress, progress: progress)
+        return request
+    }
+
+    /// The pipeline events and data handler of a request: only the events someone listens to get a closure. A
+    /// request's callbacks can be cleared but never added, so what is unset now stays unset, and a queue without
+    /// callbacks allocates nothing for them.
+    @inline(never)
+    private func pipelineEvents(
+        for handle: RequestHandle, _ original: Request
+    ) -> (PipelineEvents, (@Sendable ([UInt8]) -> Void)?) {
+        let queued = callbacks
+        let own = handle.callbacks
+        var events = PipelineEvents()
+        if queued.requestStarted != nil || own?.started != nil {
+            events.started = { [self] _ in
+                deliver(
+                    handle, when: { $0.started != nil }, { $0.started?(original) },
+                    queued: queued.requestStarted != nil, { $0.requestStarted?(original) })
+            }
+        }
+        if queued.receivedResponseHead != nil || own?.receivedResponseHead != nil {
+            events.receivedHead = { [self] head in
+                deliver(
+                    handle, when: { $0.receivedResponseHead != nil }, { $0.receivedResponseHead?(head) },
+                    queued: queued.receivedResponseHead != nil, { $0.receivedResponseHead?(original, head) })
+            }
+        }
+        if queued.requestWillRedirect != nil || own?.willRedirect != nil {
+            events.willRedirect = { [self] url in
+                deliver(
+                    handle, when: { $0.willRedirect != nil }, { $0.willRedirect?(url) },
+                    queued: queued.requestWillRedirect != nil, { $0.requestWillRedirect?(original, url) })
+            }
+        }
+        var onData: (@Sendable ([UInt8]) -> Void)?
+        if own?.receivedData != nil {
+            onData = { @Sendable [self] chunk in
+                deliver(handle, when: { _ in true }, { $0.receivedData?(chunk) }, queued: false, { _ in })
+            }
+        }
+        return (events, onData)
+    }
+
+    /// Sends the `HEAD` pre-flight of a `GET` in its own task and sizes the request's download from the answer.
+    ///
+    /// A pre-flight that fails (an error, not a status) neither fails its request nor the queue: the request
+    /// counts as one unit, as one of unknown size does, and its `GET` is still sent (ASIHTTPRequest's
+    /// `showAccurateProgress`, which sent the `GET` whatever became of the `HEAD`). Pre-flights are few (accurate
+    /// progress only, once per `GET` added while suspended), so each keeps a task of its own that `cancelAll()`
+    /// reaches.
+    func startPreflight(_ handle: RequestHandle) {
+        let id = handle.requestID
+        guard var head = handle.queuedRequest else {
+            // Failed while its pre-flight was being started: the pre-flight's slot is free at once.
+            perform(modify { $0.scheduler.preflightEnded(id) })
+            return
+        }
+        head.method = .head
+        head.body = nil
+        head.options.progress = nil
+        let probe = head
+        // Registered under the lock before it can end, so that its end always finds (and removes) it.
+        shared.withLock { shared in
+            shared.preflights[id] = Task {
+                var length: Int64?
+                do {
+                    try Task.checkCancellation()
+                    let response = try await client.send(probe, id: .next(), events: PipelineEvents(), onData: nil)
+                    if (200..<300).contains(response.status.code) {
+                        length = response.headerFields[.contentLength].flatMap { Int64($0) }
+                    }
+                } catch {
+                    // A failed HEAD says nothing about the GET: the request counts as one unit and still runs.
+                    // A pre-flight cancelled because its request failed finds no request left to size.
+                }
+                progress.presize(id, length: length)
+                perform(
+                    modify { shared in
+                        shared.preflights.removeValue(forKey: id)
+                        return shared.scheduler.preflightEnded(id)
+                    })
+            }
+        }
+    }
+}
