@@ -34,16 +34,16 @@ struct RequestBudgetTests {
     /// allocations.
     static let budgets: [String: [String: Budget]] = [
         "release": [
-            "seq": Budget(mallocs: 15, taskAllocs: 18.5, taskAllocBytes: 16_100),
+            "seq": Budget(mallocs: 15, taskAllocs: 18.5, taskAllocBytes: 15_300),
             "seq-raw": Budget(mallocs: 12.5, taskAllocs: 15.5, taskAllocBytes: 9_600),
-            "conc": Budget(mallocs: 15.5, taskAllocs: 20.5, taskAllocBytes: 16_500),
-            "queue": Budget(mallocs: 37, taskAllocs: 23.5, taskAllocBytes: 17_500),
+            "conc": Budget(mallocs: 15.5, taskAllocs: 20.5, taskAllocBytes: 15_700),
+            "queue": Budget(mallocs: 37, taskAllocs: 23.5, taskAllocBytes: 16_700),
         ],
         "debug": [
-            "seq": Budget(mallocs: 147, taskAllocs: 36.5, taskAllocBytes: 41_500),
-            "seq-raw": Budget(mallocs: 83, taskAllocs: 26.5, taskAllocBytes: 16_000),
-            "conc": Budget(mallocs: 148, taskAllocs: 38.5, taskAllocBytes: 42_000),
-            "queue": Budget(mallocs: 177, taskAllocs: 40.5, taskAllocBytes: 44_000),
+            "seq": Budget(mallocs: 147, taskAllocs: 36.5, taskAllocBytes: 31_000),
+            "seq-raw": Budget(mallocs: 83, taskAllocs: 26.5, taskAllocBytes: 14_800),
+            "conc": Budget(mallocs: 148, taskAllocs: 38.5, taskAllocBytes: 31_400),
+            "queue": Budget(mallocs: 177, taskAllocs: 40.5, taskAllocBytes: 33_100),
         ],
     ]
 

@@ -48,7 +48,9 @@ extension RequestPipeline {
         ResumeRange.apply(to: &hop)
     }
 
-    /// ``prepare(_:authentication:authState:)`` for a hop that needs no async step.
+    /// ``prepare(_:authentication:authState:)`` for a hop that needs no async step. Never inlined, so the header
+    /// fields it builds stay out of the loop's async frame.
+    @inline(never)
     func prepareWithoutWaiting(_ hop: inout Request) {
         addUserAgent(to: &hop)
         Self.addCookieField(hop.options.requestCookies, to: &hop)

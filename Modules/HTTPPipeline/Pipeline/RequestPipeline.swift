@@ -116,6 +116,9 @@ struct RequestPipeline: Sendable {
                 await response.body.discard()
                 throw error
             }
+            // One call of `consume` for every final response (each call site would keep its own slots for the
+            // response and the result in this frame); only a response from the network is sent again on a timeout.
+            var revalidated: StreamingResponse?
             if decision != HopDecision(action: .deliver) {
                 switch try await settle(decision, response: response, hop: hop, cookies: cookies,
                                         requestTime: requestTime, state: &state, run) {
@@ -124,24 +127,28 @@ struct RequestPipeline: Sendable {
                 case .deliver:
                     break
                 case .revalidated(let response):
-                    return try await consume(response)
+                    revalidated = response
                 }
             }
-            if fromCache {
-                return try await consume(
-                    Self.final(response, body: response.body, cookies: [], fromCache: true, state: state, run))
+            let final: StreamingResponse
+            if let revalidated {
+                final = revalidated
+            } else if fromCache {
+                final = Self.final(response, body: response.body, cookies: [], fromCache: true, state: state, run)
+            } else {
+                var body = response.body
+                var storeDecoding: CachingBodySource?
+                if run.usesCache {
+                    (body, storeDecoding) = try await storing(response, for: hop, requestTime: requestTime, run)
+                }
+                final = Self.final(
+                    response, body: body, relay: relay, storeDecoding: storeDecoding, cookies: cookies,
+                    fromCache: false, state: state, run)
             }
-            var body = response.body
-            var storeDecoding: CachingBodySource?
-            if run.usesCache {
-                (body, storeDecoding) = try await storing(response, for: hop, requestTime: requestTime, run)
-            }
-            let final = Self.final(
-                response, body: body, relay: relay, storeDecoding: storeDecoding, cookies: cookies, fromCache: false,
-                state: state, run)
             do {
                 return try await consume(final)
             } catch {
+                guard !final.info.isFromCache else { throw error }
                 if state.retrying(after: error) {
                     Self.logRetry(state, logger)
                     continue
