@@ -13,22 +13,37 @@ public import FoundationEssentials
 /// request.options.timeout = .seconds(30)
 /// ```
 public struct Request: Sendable {
-    /// The request method. Any token is allowed, including custom verbs.
-    public var method: HTTPRequest.Method
     /// The absolute `http` or `https` URL to send to. May carry `user:password@`, used when challenged.
     public var url: URL
     /// Header fields sent as given. A field set here is never replaced by an automatic one (such as
     /// `User-Agent` or `Authorization`), except `Cookie`, `Content-Length` and `Transfer-Encoding`,
     /// which the pipeline and transport own.
     public var headerFields: HTTPFields
-    /// The body, or `nil` for none.
-    public var body: RequestBody?
     /// How the request is carried out.
     public var options: RequestOptions
+    /// The method, body, `userInfo` and `tag`: shared between copies until one of them changes (copy on write).
+    private var extras: Extras
+
+    /// The request method. Any token is allowed, including custom verbs.
+    public var method: HTTPRequest.Method {
+        get { extras.method }
+        set { uniqueExtras().method = newValue }
+    }
+    /// The body, or `nil` for none.
+    public var body: RequestBody? {
+        get { extras.body }
+        set { uniqueExtras().body = newValue }
+    }
     /// Arbitrary values carried with the request and never sent (ASIHTTPRequest's `userInfo`).
-    public var userInfo: [String: any Sendable]
+    public var userInfo: [String: any Sendable] {
+        get { extras.userInfo }
+        _modify { yield &uniqueExtras().userInfo }
+    }
     /// An arbitrary number carried with the request and never sent (ASIHTTPRequest's `tag`).
-    public var tag: Int
+    public var tag: Int {
+        get { extras.tag }
+        set { uniqueExtras().tag = newValue }
+    }
 
     /// Creates a request.
     /// - Parameters:
@@ -45,12 +60,40 @@ public struct Request: Sendable {
         options: RequestOptions = RequestOptions()
     ) {
         self.url = url
-        self.method = method
         self.headerFields = headerFields
-        self.body = body
         self.options = options
-        self.userInfo = [:]
-        self.tag = 0
+        // A GET without a body (most requests) shares one storage for the fields it leaves at their defaults.
+        extras = method == .get && body == nil ? Self.defaultExtras : Extras(method: method, body: body)
+    }
+
+    /// The storage of a body-less GET's method, body, `userInfo` and `tag`, shared until a copy changes one.
+    private static let defaultExtras = Extras(method: .get, body: nil)
+
+    /// The storage, copied first when another value shares it.
+    private mutating func uniqueExtras() -> Extras {
+        if !isKnownUniquelyReferenced(&extras) { extras = Extras(copying: extras) }
+        return extras
+    }
+
+    /// The fields a request rarely changes after it is made, behind one reference: a copy of a ``Request`` (which
+    /// the pipeline makes for each hop, and every async frame that keeps one holds) is 40 bytes, not 112.
+    private final class Extras: @unchecked Sendable {  // mutated only while uniquely referenced
+        var method: HTTPRequest.Method
+        var body: RequestBody?
+        var userInfo: [String: any Sendable] = [:]
+        var tag = 0
+
+        init(method: HTTPRequest.Method, body: RequestBody?) {
+            self.method = method
+            self.body = body
+        }
+
+        init(copying other: Extras) {
+            method = other.method
+            body = other.body
+            userInfo = other.userInfo
+            tag = other.tag
+        }
     }
 
     /// Whether the transport should try to keep the connection open after this request.

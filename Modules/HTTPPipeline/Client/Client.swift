@@ -33,8 +33,11 @@ public struct Client: Sendable {
         let middleware: [any Middleware]
         let codecs: [any ContentCodec]
         let authenticators: [any HTTPAuthenticator]
-        let authenticationSessions = AuthenticationSessions()
-        let orderedAuthenticators: [any HTTPAuthenticator]
+        let authenticationSessions: AuthenticationSessions
+        /// The authentication and cache stages every request of the client uses: built once, here, so a request's
+        /// async frame holds no copy of them.
+        let authenticationStage: AuthenticationStage
+        let cacheStage: CacheStage
         let acceptEncoding: String?
         let progress: (any ProgressSink)?
         let bandwidth: (any BandwidthLimiter)?
@@ -55,11 +58,17 @@ public struct Client: Sendable {
             self.middleware = middleware
             self.codecs = codecs
             self.authenticators = authenticators
-            self.orderedAuthenticators = AuthenticationStage.ordered(authenticators)
             self.acceptEncoding = ContentCoding.acceptEncoding(for: codecs)
             self.progress = progress
             self.bandwidth = bandwidth
             self.configuration = configuration
+            let sessions = AuthenticationSessions()
+            self.authenticationSessions = sessions
+            self.authenticationStage = AuthenticationStage(
+                store: credentials, persistentStore: persistentCredentials,
+                handler: configuration.authenticationHandler, ordered: AuthenticationStage.ordered(authenticators),
+                sessions: sessions)
+            self.cacheStage = CacheStage(store: cache, configuration: configuration.cache, codecs: codecs)
         }
     }
 
@@ -90,8 +99,6 @@ public struct Client: Sendable {
     public var authenticators: [any HTTPAuthenticator] { storage.authenticators }
     /// Accepted negotiations by origin, sent up front to later requests (Digest counts its nonce on).
     var authenticationSessions: AuthenticationSessions { storage.authenticationSessions }
-    /// ``authenticators`` with the built-in ones, in the order a challenge is answered; ordered once, here.
-    var orderedAuthenticators: [any HTTPAuthenticator] { storage.orderedAuthenticators }
     /// The `Accept-Encoding` the codecs offer, `nil` without codecs; built once, here, not for every hop.
     var acceptEncoding: String? { storage.acceptEncoding }
     /// Receives byte progress for every request; `nil` by default.

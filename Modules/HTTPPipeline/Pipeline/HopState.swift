@@ -4,6 +4,10 @@ import HTTPCore
 /// Everything one request has gathered on its way to a final response, and the rules that say what to do with each
 /// response: a value with no I/O, so every rule is testable without a server. ``RequestPipeline`` is the I/O shell
 /// that sends what it asks for and carries out its ``HopAction``s.
+///
+/// Its steps are synchronous and never inlined: the loop calls them between two awaits, and their temporaries (copies
+/// of the request's body and credential options) then stay on the thread's stack instead of taking slots in the loop's
+/// async frame, which every request allocates (decision 0034).
 struct HopState {
     /// The request as it now stands: the caller's, or the one a redirect made.
     private(set) var current: Request
@@ -31,6 +35,7 @@ struct HopState {
     ///   - request: The caller's request.
     ///   - looksUpCache: Whether a cache is there to ask; without one, no hop waits for a lookup.
     ///   - retries: The retries of the request's ``RetryPolicy`` (its own, or the client's), if it has one.
+    @inline(never)
     init(_ request: Request, looksUpCache: Bool, retries: RetryState? = nil) {
         current = BodyMethodRule.applied(to: request)
         self.retries = retries
@@ -43,13 +48,16 @@ struct HopState {
     /// The next hop to send, before the automatic header fields: the current request, its body held back while the
     /// request probes for a challenge.
     var nextHop: Request {
-        var hop = current
-        if withholdsBody { hop.body = .bytes([]) }
-        return hop
+        @inline(never) get {
+            var hop = current
+            if withholdsBody { hop.body = .bytes([]) }
+            return hop
+        }
     }
 
     /// Whether the current hop is sent again after `error`: a timeout while ``RequestOptions/retriesOnTimeout``
     /// lasts (at once), or an error the request's ``RetryPolicy`` retries (after ``retries``' wait). Counts the retry.
+    @inline(never)
     mutating func retrying(after error: any Error) -> Bool {
         if (error as? ClientError)?.code == .timedOut, retryCount < current.options.retriesOnTimeout,
             bodyGuard.mayRetry(current)
@@ -62,6 +70,7 @@ struct HopState {
 
     /// Whether the request's ``RetryPolicy`` sends the hop again after a response with this status (503, 429, ...),
     /// after the wait it chose (``RetryState/pendingWait``). Counts the retry.
+    @inline(never)
     mutating func retrying(afterStatus status: HTTPResponse.Status, retryAfter: String?) -> Bool {
         retryingByPolicy(.status(status.code, retryAfter: retryAfter))
     }
@@ -97,6 +106,7 @@ struct HopState {
     /// - Returns: The credentials to save and the one action to take.
     /// - Throws: ``ClientError/Code/tooManyRedirects`` past ``RequestOptions/maxRedirects``; what
     ///   ``RedirectPolicy`` throws for a redirect it refuses.
+    @inline(never)
     mutating func next(
         afterStatus status: HTTPResponse.Status, location: String?, isFromProxy: Bool, fromCache: Bool
     ) throws -> HopDecision {
@@ -147,6 +157,7 @@ struct HopState {
     }
 
     /// What the final response tells about the exchange.
+    @inline(never)
     func info(id: RequestID, originalURL: URL, connectionID: UInt64?, fromCache: Bool, cookies: [Cookie])
         -> ExchangeInfo
     {
@@ -185,8 +196,9 @@ enum HopAction: Equatable {
     case answerChallenge
     /// Follow the redirect ``HopState`` has taken: the current request is the new one.
     case redirect
-    /// The server confirmed the cached entry: deliver it, its head refreshed.
-    case revalidate(CacheEntry)
+    /// The server confirmed the cached entry: deliver it, its head refreshed. Boxed (`indirect`): the entry is 104
+    /// bytes, and every action is a slot in the async frame of the pipeline's loop, which every request allocates.
+    indirect case revalidate(CacheEntry)
     /// The response is final.
     case deliver
 

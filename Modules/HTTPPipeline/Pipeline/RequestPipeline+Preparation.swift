@@ -4,7 +4,9 @@ import HTTPCore
 extension RequestPipeline {
     /// Whether adding a hop's header fields needs an async step: the cookie store has cookies to ask for, a
     /// credential may go up front, or the body is to be compressed. Without them ``prepareWithoutWaiting(_:)``
-    /// does the same work with no suspension.
+    /// does the same work with no suspension. Never inlined: the credential checks' temporaries would otherwise take
+    /// slots in the async frame of ``RequestPipeline/run(_:id:originalURL:events:consume:)`` (decision 0034).
+    @inline(never)
     func needsWaitingToPrepare(
         _ hop: Request, authentication: AuthenticationStage, state: HopState
     ) -> Bool {
@@ -46,7 +48,9 @@ extension RequestPipeline {
         ResumeRange.apply(to: &hop)
     }
 
-    /// ``prepare(_:authentication:authState:)`` for a hop that needs no async step.
+    /// ``prepare(_:authentication:authState:)`` for a hop that needs no async step. Never inlined, so the header
+    /// fields it builds stay out of the loop's async frame.
+    @inline(never)
     func prepareWithoutWaiting(_ hop: inout Request) {
         addUserAgent(to: &hop)
         Self.addCookieField(hop.options.requestCookies, to: &hop)

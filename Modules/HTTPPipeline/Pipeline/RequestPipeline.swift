@@ -27,24 +27,17 @@ struct RequestPipeline: Sendable {
         consume: (StreamingResponse) async throws -> Result
     ) async throws -> Result {
         try Self.validate(request.url)
-        var logger = client.configuration.logger
-        // Setting metadata copies the logger's storage: worth it only for a handler that can log it.
-        if !(logger.handler is SwiftLogNoOpLogHandler) { logger[metadataKey: "request-id"] = "\(id)" }
+        let logger = Self.logger(client.configuration.logger, id: id)
         let relay = client.progress == nil && request.options.progress == nil
             ? nil : ProgressRelay.make(requestID: id, sinks: [client.progress, request.options.progress])
         var context = RequestContext(requestID: id, progress: relay, bandwidth: client.bandwidth,
                                      bandwidthLimit: request.options.maxBandwidthPerSecond, logger: logger)
         let run = RunContext(
-            id: id, originalURL: originalURL, events: events, logger: logger,
-            authentication: AuthenticationStage(
-                store: client.credentials, persistentStore: client.persistentCredentials,
-                handler: client.configuration.authenticationHandler, ordered: client.orderedAuthenticators,
-                sessions: client.authenticationSessions),
-            cache: CacheStage(store: client.cache, configuration: client.configuration.cache, codecs: client.codecs))
-        var state = HopState(request, looksUpCache: run.cache.isEnabled, retries: try retries(for: request))
+            id: id, originalURL: originalURL, events: events, logger: logger, client: client.storage,
+            usesCache: client.cache != nil)
+        var state = HopState(request, looksUpCache: run.usesCache, retries: try retries(for: request))
 
-        events.started(request)
-        logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(Self.redacted(request.url))"])
+        Self.started(request, run)
 
         while true {
             if state.retries?.pendingWait != nil { try await state.waitBeforeRetrying() }  // the policy's backoff
@@ -52,14 +45,15 @@ struct RequestPipeline: Sendable {
                 state.upgrade(to: try await HSTSStage.upgraded(state.current, store: hsts))
             }
             var hop = state.nextHop
-            if needsWaitingToPrepare(hop, authentication: run.authentication, state: state) {
-                try await prepare(&hop, authentication: run.authentication, authState: &state.authentication)
+            if needsWaitingToPrepare(hop, authentication: run.client.authenticationStage, state: state) {
+                try await prepare(
+                    &hop, authentication: run.client.authenticationStage, authState: &state.authentication)
             } else {
                 prepareWithoutWaiting(&hop)
             }
-            try Self.authorizeConnection(&context, for: hop, state: state, run.authentication)
+            try Self.authorizeConnection(&context, for: hop, state: state, run.client.authenticationStage)
             var cachedResponse: Response?
-            if run.cache.isEnabled {
+            if run.usesCache {
                 switch try await consultCache(for: &hop, state: &state, run) {
                 case .answer(let response):
                     cachedResponse = response
@@ -72,19 +66,21 @@ struct RequestPipeline: Sendable {
             }
             var response: Response
             let fromCache = cachedResponse != nil
-            let requestTime = run.cache.isEnabled ? run.cache.configuration.now() : Date.distantPast
+            let requestTime = run.usesCache ? Self.now(run) : Date.distantPast
             if let cachedResponse {
                 response = cachedResponse
             } else {
-                let attempt = try Self.beginAttempt(hop, state: &state, context: &context, relay: relay)
+                try Self.beginAttempt(hop, state: &state, relay: relay)
                 do {
-                    response = try await send(hop, context: attempt)
+                    response = try await send(hop, context: context)
+                    context.resendCount += 1  // the next attempt is a resend
                 } catch {
+                    context.resendCount += 1
                     if state.retrying(after: error) {
-                        logRetry(state, logger)
+                        Self.logRetry(state, logger)
                         continue
                     }
-                    guard run.cache.isEnabled, !Self.isCancellation(error),
+                    guard run.usesCache, !Self.isCancellation(error),
                         let fallback = try await answerAfterFailure(error, state: &state, run)
                     else { throw error }
                     return try await deliver(fallback, fromCache: true, state: state, run, consume: consume)
@@ -92,13 +88,13 @@ struct RequestPipeline: Sendable {
             }
             Self.received(&response, for: hop, fromCache: fromCache, state: &state, relay: relay, run)
             if !fromCache {
-                if run.cache.isEnabled { try await run.cache.invalidate(after: response, for: hop) }
+                if run.usesCache { try await invalidate(after: response, for: hop, run) }
                 if let hsts = client.hsts { try await HSTSStage.record(response, for: hop, store: hsts) }
             }
             // A proxy's own challenge is not the origin's answer: its cookies are never stored for the origin.
             let isProxyChallenge = response.status.code == 407 && response.isFromProxy
-            let cookies = isProxyChallenge || fromCache ? [] : SetCookieParser.cookies(
-                in: response.headerFields, from: hop.cookieURL, publicSuffixes: client.configuration.publicSuffixes)
+            let cookies = isProxyChallenge || fromCache ? [] : Self.cookies(
+                in: response, from: hop, publicSuffixes: client.configuration.publicSuffixes)
             if state.current.options.usesCookieStore, !cookies.isEmpty {
                 try await store(cookies, from: hop)
             }
@@ -108,7 +104,7 @@ struct RequestPipeline: Sendable {
                 state.retrying(afterStatus: response.status, retryAfter: response.headerFields[.retryAfter])
             {
                 await response.body.discard()
-                logRetry(state, logger)
+                Self.logRetry(state, logger)
                 continue
             }
             let decision: HopDecision
@@ -120,6 +116,9 @@ struct RequestPipeline: Sendable {
                 await response.body.discard()
                 throw error
             }
+            // One call of `consume` for every final response (each call site would keep its own slots for the
+            // response and the result in this frame); only a response from the network is sent again on a timeout.
+            var revalidated: StreamingResponse?
             if decision != HopDecision(action: .deliver) {
                 switch try await settle(decision, response: response, hop: hop, cookies: cookies,
                                         requestTime: requestTime, state: &state, run) {
@@ -128,36 +127,36 @@ struct RequestPipeline: Sendable {
                 case .deliver:
                     break
                 case .revalidated(let response):
-                    return try await consume(response)
+                    revalidated = response
                 }
             }
-            if fromCache {
-                return try await consume(StreamingResponse(
-                    head: response.head, body: response.body,
-                    info: state.info(id: id, originalURL: originalURL, connectionID: nil, fromCache: true,
-                                     cookies: [])))
+            let final: StreamingResponse
+            if let revalidated {
+                final = revalidated
+            } else if fromCache {
+                final = Self.final(response, body: response.body, cookies: [], fromCache: true, state: state, run)
+            } else {
+                var body = response.body
+                var storeDecoding: CachingBodySource?
+                if run.usesCache {
+                    (body, storeDecoding) = try await storing(response, for: hop, requestTime: requestTime, run)
+                }
+                final = Self.final(
+                    response, body: body, relay: relay, storeDecoding: storeDecoding, cookies: cookies,
+                    fromCache: false, state: state, run)
             }
-            var body = response.body
-            var storeDecoding: CachingBodySource?
-            if run.cache.isEnabled {
-                (body, storeDecoding) = try await storing(response, for: hop, requestTime: requestTime, run)
-            }
-            var final = StreamingResponse(
-                head: response.head, body: relay?.trackingEnd(of: body) ?? body,
-                info: state.info(id: id, originalURL: originalURL, connectionID: response.connectionID,
-                                 fromCache: false, cookies: cookies))
-            final.storeDecoding = storeDecoding
             do {
                 return try await consume(final)
             } catch {
+                guard !final.info.isFromCache else { throw error }
                 if state.retrying(after: error) {
-                    logRetry(state, logger)
+                    Self.logRetry(state, logger)
                     continue
                 }
-                if let error = error as? ClientError, error.code == .compressionFailed, run.cache.isEnabled {
+                if run.usesCache, let error = error as? ClientError, error.code == .compressionFailed {
                     // The body was complete (and may have been committed to the cache) but does not inflate: a
                     // cache must not keep it, or every later hit would fail the same way.
-                    try? await run.cache.removeEntry(for: hop)
+                    await removeEntry(for: hop, run)
                 }
                 throw error
             }
@@ -172,7 +171,8 @@ struct RequestPipeline: Sendable {
         return try RetryState(policy: policy)
     }
 
-    private func logRetry(_ state: HopState, _ logger: Logger) {
+    @inline(never)
+    private static func logRetry(_ state: HopState, _ logger: Logger) {
         logger.debug("retrying", metadata: ["retry": "\(state.retryCount)",
                                             "wait": "\(state.retries?.pendingWait ?? .zero)"])
     }
@@ -180,6 +180,32 @@ struct RequestPipeline: Sendable {
     // The steps below run for every request between two awaits of `run`. They are synchronous and never inlined, so
     // that their temporaries (copies of the request, the head, the exchange's info) stay on the thread's stack instead
     // of taking slots in `run`'s async frame, which every request allocates (decision 0034).
+
+    /// The client's logger, with the request's id as metadata when its handler can log it (setting metadata copies
+    /// the logger's storage).
+    @inline(never)
+    private static func logger(_ logger: Logger, id: RequestID) -> Logger {
+        guard !(logger.handler is SwiftLogNoOpLogHandler) else { return logger }
+        var logger = logger
+        logger[metadataKey: "request-id"] = "\(id)"
+        return logger
+    }
+
+    /// Tells the events and the log that the request starts.
+    @inline(never)
+    private static func started(_ request: Request, _ run: RunContext) {
+        run.events.started(request)
+        run.logger.debug("started", metadata: ["method": "\(request.method)", "url": "\(redacted(request.url))"])
+    }
+
+    /// The cookies a response from the network sets for `hop` (none without a `Set-Cookie` field, with no work).
+    @inline(never)
+    private static func cookies(
+        in response: Response, from hop: Request, publicSuffixes: (any PublicSuffixList)?
+    ) -> [Cookie] {
+        guard response.headerFields[.setCookie] != nil else { return [] }
+        return SetCookieParser.cookies(in: response.headerFields, from: hop.cookieURL, publicSuffixes: publicSuffixes)
+    }
 
     /// Sets the proxy's authorization (a handshake with the proxy in progress) and the connection the hop is bound
     /// to (a connection-bound handshake).
@@ -199,18 +225,12 @@ struct RequestPipeline: Sendable {
             state.authentication, state.proxyAuthentication)
     }
 
-    /// Checks that the hop may be sent (a one-time body goes once), tells the progress relay, and returns this
-    /// attempt's context (the next attempt counts one more resend).
+    /// Checks that the hop may be sent (a one-time body goes once) and tells the progress relay.
     @inline(never)
-    private static func beginAttempt(
-        _ hop: Request, state: inout HopState, context: inout RequestContext, relay: ProgressRelay?
-    ) throws -> RequestContext {
+    private static func beginAttempt(_ hop: Request, state: inout HopState, relay: ProgressRelay?) throws {
         try state.bodyGuard.check(hop)
         relay?.beginAttempt(uploadLength: hop.body?.length)
         state.bodyGuard.sent(hop)
-        let attempt = context
-        context.resendCount += 1
-        return attempt
     }
 
     /// Gives the head its URL and reports it; for a response from the network, notes the version its origin speaks
@@ -228,6 +248,22 @@ struct RequestPipeline: Sendable {
         run.logger.debug("response", metadata: ["status": "\(response.status.code)"])
     }
 
+    /// The final response for `consume`: the head, `body` (its end reported to the progress relay) and what the
+    /// exchange tells.
+    @inline(never)
+    private static func final(
+        _ response: Response, body: ResponseBody, relay: ProgressRelay? = nil, storeDecoding: CachingBodySource? = nil,
+        cookies: [Cookie], fromCache: Bool, state: HopState, _ run: RunContext
+    ) -> StreamingResponse {
+        var final = StreamingResponse(
+            head: response.head, body: relay?.trackingEnd(of: body) ?? body,
+            info: state.info(id: run.id, originalURL: run.originalURL,
+                             connectionID: fromCache ? nil : response.connectionID, fromCache: fromCache,
+                             cookies: cookies))
+        final.storeDecoding = storeDecoding
+        return final
+    }
+
     /// Whether `error` is a `CancellationError`. Out of line: a cast to the standard library's resilient type inside
     /// `run` takes a task allocation for every call (decision 0034).
     @inline(never)
@@ -241,8 +277,15 @@ struct RequestPipeline: Sendable {
         let originalURL: URL
         let events: PipelineEvents
         let logger: Logger
-        let authentication: AuthenticationStage
-        let cache: CacheStage
+        /// The client's storage, which holds the stages (one reference instead of a copy of each). `run` reads
+        /// them in place (`client.authenticationStage`); a copy of one, as ``authentication`` and ``cache`` make,
+        /// takes a slot in the async frame of the function that makes it.
+        let client: Client.Storage
+        /// Whether the client has a cache (`run` asks this instead of copying the cache stage).
+        let usesCache: Bool
+
+        var authentication: AuthenticationStage { client.authenticationStage }
+        var cache: CacheStage { client.cacheStage }
     }
 
     /// What ``settle(_:response:hop:cookies:requestTime:state:_:)`` leaves the loop to do.
@@ -251,8 +294,9 @@ struct RequestPipeline: Sendable {
         case sendNext
         /// The response is final.
         case deliver
-        /// The server confirmed the cached entry: this is the final response.
-        case revalidated(StreamingResponse)
+        /// The server confirmed the cached entry: this is the final response. Boxed (`indirect`), so that the loop's
+        /// frame keeps a word for it, not a response.
+        indirect case revalidated(StreamingResponse)
     }
 
     // The steps below run only for requests that use what they serve, and are kept out of `run` (`@inline(never)`)
@@ -277,6 +321,24 @@ struct RequestPipeline: Sendable {
             CacheStage.addConditionalFields(from: entry.head, to: &hop)
         }
         return lookup
+    }
+
+    /// The time now, by the cache's clock.
+    @inline(never)
+    private static func now(_ run: RunContext) -> Date {
+        run.cache.configuration.now()
+    }
+
+    /// Forgets what a response to an unsafe method makes stale.
+    @inline(never)
+    private func invalidate(after response: Response, for hop: Request, _ run: RunContext) async throws {
+        try await run.cache.invalidate(after: response, for: hop)
+    }
+
+    /// Removes the hop's cache entry, if any.
+    @inline(never)
+    private func removeEntry(for hop: Request, _ run: RunContext) async {
+        try? await run.cache.removeEntry(for: hop)
     }
 
     /// The stored response that answers after a failed load (`fallbackToCacheIfLoadFails`), or `nil`.
