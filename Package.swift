@@ -297,6 +297,11 @@ let package = Package(
             name: "RequestBudget",
             dependencies: ["CAllocationCounter", "HTTPCore", "HTTPPipeline", "SocketTransport"],
             path: "Tests/RequestBudget"),
+        // RequestBudget's twin for HTTP/2 (cleartext with prior knowledge), run by HTTP2Tests' budget tests.
+        .executableTarget(
+            name: "HTTP2RequestBudget",
+            dependencies: ["CAllocationCounter", "HTTPCore", "HTTPPipeline", "SocketTransport", "HTTP2"],
+            path: "Tests/HTTP2RequestBudget"),
         // Not a dependency on RequestBudget: a test target links the code of the executables it depends on, and
         // CAllocationCounter's malloc would then replace the test process's own (and break AddressSanitizer's).
         // `swift test` builds every executable anyway; the tests run the one beside them.

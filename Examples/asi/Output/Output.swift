@@ -87,9 +87,10 @@ enum Output {
         throw TransferFailure(23, "Failed to create the file \(path)")
     }
 
-    /// The status line and header fields as they came, each line ending in CRLF, then an empty line.
+    /// The status line (as curl prints it: ``Verbose/statusLine(_:)``) and header fields as they came, each line
+    /// ending in CRLF, then an empty line.
     static func headText(_ head: ResponseHead) -> String {
-        var text = head.statusLine + "\r\n"
+        var text = Verbose.statusLine(head) + "\r\n"
         for field in head.headerFields { text += "\(field.name.rawName): \(field.value)\r\n" }
         return text + "\r\n"
     }

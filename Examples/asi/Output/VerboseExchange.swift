@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HTTPCore
 
 /// `-v` for every hop, as curl prints it: each request as it goes to the transport (`> ` lines) and each
@@ -7,7 +8,22 @@ import HTTPCore
 /// A middleware sees each attempt the pipeline sends, after the pipeline has added its own fields (`User-Agent`,
 /// `Accept-Encoding`, `Cookie`, `Authorization`) and after the other middleware (it is installed last), so the
 /// lines show what is sent; secrets stay `<redacted>` (``Verbose/secretFields``). Installed only with `-v`.
+///
+/// The request line names the protocol the request went over, as curl's does (`GET / HTTP/2`). Where HTTP/2 may
+/// carry it (an https URL with HTTP/2 offered by ALPN, any URL with `--http2-prior-knowledge`) only the connection
+/// knows, so the request's lines are printed once its response head has come (`< HTTP/2 200 `), or once it failed,
+/// with the version the request asked for. Other requests are printed as they go out.
 struct VerboseExchange: Middleware {
+    /// Whether HTTP/2 is offered by ALPN on https connections.
+    let offersHTTP2: Bool
+    /// Whether HTTP/2 is spoken with prior knowledge on cleartext connections too.
+    let priorKnowledge: Bool
+
+    /// Whether the protocol of `request` is known only once its connection is open.
+    private func waitsForProtocol(_ request: Request) -> Bool {
+        request.url.scheme?.lowercased() == "https" ? offersHTTP2 || priorKnowledge : priorKnowledge
+    }
+
     func intercept(
         _ request: Request,
         context: RequestContext,
@@ -17,9 +33,24 @@ struct VerboseExchange: Middleware {
         if context.resendCount > 0 {
             text += "* Issue another request to this URL: '\(Verbose.redacted(request.url))'\n"
         }
-        Output.writeError(text + Verbose.requestText(request, context: context))
-        let response = try await next(request, context)
-        Output.writeError(Verbose.responseText(statusLine: response.statusLine, headerFields: response.headerFields))
+        guard waitsForProtocol(request) else {
+            Output.writeError(text + Verbose.requestText(request, context: context))
+            let response = try await next(request, context)
+            Output.writeError(Verbose.responseText(response.head))
+            return response
+        }
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            Output.writeError(text + Verbose.requestText(request, context: context))
+            throw error
+        }
+        // An HTTP/1 response says its server's version, not the one the request line carried.
+        let version = response.version >= .http2 ? response.version : nil
+        Output.writeError(
+            text + Verbose.requestText(request, context: context, version: version)
+                + Verbose.responseText(response.head))
         return response
     }
 }

@@ -81,7 +81,11 @@ struct TransferContext: Sendable {
         var middleware: [any Middleware] = [ManualCookiesLast()]
         if let netrcOnRedirects { middleware.append(NetrcRedirectAuthorization(netrc: netrcOnRedirects)) }
         if let signer { middleware.append(signer) }  // --aws-sigv4 signs what is sent, after the changes above
-        if output.verbosity > 0 { middleware.append(VerboseExchange()) }  // -v: each hop as it goes out
+        if output.verbosity > 0 {  // -v: each hop as it goes out
+            middleware.append(VerboseExchange(
+                offersHTTP2: !transport.protocols.isEmpty,
+                priorKnowledge: transport.protocols.contains { $0.speaksCleartextWithPriorKnowledge }))
+        }
         client = Client(
             transport: .posix(transport), cache: cache.makeStore(), cookies: cookies.store, hsts: hsts,
             persistentCredentials: sources.keyring,

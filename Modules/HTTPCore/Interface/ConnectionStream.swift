@@ -11,6 +11,8 @@
 /// - ``read(into:)`` waits for bytes without a deadline (an idle multiplexed connection is normal) and returns
 ///   `nil` when ``wakeReader()`` was called, so the driver can write what other tasks queued.
 /// - ``close()`` is idempotent and makes a pending or later read or write fail.
+/// - ``idleTimeout`` is the transport's idle lifetime for the connections it keeps; the protocol closes a connection
+///   that carried no exchange for that long (default `nil`: never).
 public protocol ConnectionStream: AnyObject, Sendable {
     /// The transport's id for the connection, returned as ``Response/connectionID``.
     var connectionID: UInt64 { get }
@@ -31,4 +33,12 @@ public protocol ConnectionStream: AnyObject, Sendable {
     func wakeReader()
     /// Closes the connection and frees the transport's slot for it; idempotent.
     func close()
+    /// How long the connection may carry no exchange before the protocol closes it (HTTP/2: `GOAWAY`, then the
+    /// close), so an idle multiplexed connection lives as long as an idle pooled HTTP/1.1 one; `nil` for no limit.
+    var idleTimeout: Duration? { get }
+}
+
+extension ConnectionStream {
+    /// No idle limit: the connection stays open until the peer or ``close()`` ends it.
+    public var idleTimeout: Duration? { nil }
 }

@@ -45,7 +45,8 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
         let stream = self.stream
         let chunk = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (waiter: UnsafeContinuation<[UInt8]?, any Error>) in
-                let ready: Result<[UInt8]?, any Error>? = session.locked { connection in
+                // A chunk taken may bring a WINDOW_UPDATE due: the driver is woken only then.
+                let ready: Result<[UInt8]?, any Error>? = session.lockedWakingWriter { connection in
                     if stream.discarded { return .success(nil) }
                     if let chunk = stream.popChunk(upTo: limit) {
                         connection.consume(chunk.count, of: stream)
@@ -63,7 +64,6 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
         } onCancel: {
             session.reset(stream, with: CancellationError())
         }
-        session.stream.wakeReader()  // a WINDOW_UPDATE may be due
         if let chunk, context.progress != nil {
             let total = received.withLock { total in
                 total += Int64(chunk.count)
@@ -85,19 +85,15 @@ final class HTTP2BodySource: ResponseBodySource, @unchecked Sendable {
 
     func discard() async {
         let stream = self.stream
-        let wasOpen = session.locked { connection -> Bool in
-            guard !stream.discarded else { return false }
+        session.lockedWakingWriter { connection in
+            guard !stream.discarded else { return }
             stream.discarded = true
             var unread = 0
             while let chunk = stream.popChunk() { unread += chunk.count }
             connection.consume(unread, of: stream)
-            guard !stream.isClosed, !stream.remoteEnded else { return false }
-            if let session = connection.session {
-                _ = nghttp2_submit_rst_stream(
-                    session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, NGHTTP2_CANCEL.rawValue)
-            }
-            return true
+            guard !stream.isClosed, !stream.remoteEnded, let session = connection.session else { return }
+            _ = nghttp2_submit_rst_stream(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, NGHTTP2_CANCEL.rawValue)
         }
-        if wasOpen { session.stream.wakeReader() }
     }
 }

@@ -122,7 +122,10 @@ extension HTTP2Connection {
     }
 
     /// Body bytes for a stream: kept for its reader (acknowledged when read), or acknowledged at once when nobody
-    /// will read them.
+    /// will read them. A waiting reader is woken at once, unless the driver is in the middle of a burst of reads
+    /// (``defersBodyWakeups``): then the bytes pile up, up to ``HTTP2Connection/deferredWakeUpBytes``, and the
+    /// reader is woken once for all of them when the burst ends (``wakeDeferredReaders()``), instead of once per
+    /// `DATA` frame, each a hand-over between threads.
     func receivedData(_ data: UnsafeBufferPointer<UInt8>, streamID: Int32) {
         guard let stream = streams[streamID], !stream.discarded, stream.failure == nil else {
             if let session { _ = nghttp2_session_consume(session, streamID, data.count) }
@@ -130,19 +133,37 @@ extension HTTP2Connection {
         }
         stream.lastActivity = .now
         stream.lowSpeed?.record(data.count)
-        var chunk = Array(data)
-        if let waiter = stream.bodyWaiter {
-            stream.bodyWaiter = nil
-            if chunk.count > stream.bodyWaiterLimit {
-                // The reader's bandwidth grant covers part of it: the rest waits for the next grant.
-                stream.chunks.append(Array(chunk[stream.bodyWaiterLimit...]))
-                chunk.removeLast(chunk.count - stream.bodyWaiterLimit)
+        stream.chunks.append(Array(data))
+        guard stream.bodyWaiter != nil else { return }
+        stream.deferredBytes += data.count
+        if defersBodyWakeups && stream.deferredBytes < Self.deferredWakeUpBytes {
+            if !stream.isDeferred {
+                stream.isDeferred = true
+                deferredReaders.append(stream)
             }
-            consume(chunk.count, of: stream)
-            actions.append(.resumeBody(waiter, .success(chunk)))
-        } else {
-            stream.chunks.append(chunk)
+            return
         }
+        wakeBodyReader(stream)
+    }
+
+    /// Hands the next buffered chunk (at most the reader's bandwidth grant) to the stream's waiting reader.
+    func wakeBodyReader(_ stream: HTTP2Stream) {
+        stream.deferredBytes = 0
+        guard let waiter = stream.bodyWaiter, let chunk = stream.popChunk(upTo: stream.bodyWaiterLimit) else { return }
+        stream.bodyWaiter = nil
+        consume(chunk.count, of: stream)
+        actions.append(.resumeBody(waiter, .success(chunk)))
+    }
+
+    /// The burst of reads is over: wakes the readers whose bytes were held back.
+    func wakeDeferredReaders() {
+        defersBodyWakeups = false
+        guard !deferredReaders.isEmpty else { return }
+        for stream in deferredReaders {
+            stream.isDeferred = false
+            wakeBodyReader(stream)
+        }
+        deferredReaders.removeAll(keepingCapacity: true)
     }
 
     /// nghttp2 closed a stream: both sides ended, or it was reset (by the server, by us, or by a `GOAWAY` that did
@@ -150,6 +171,7 @@ extension HTTP2Connection {
     func closed(streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         stream.isClosed = true
+        lastStreamEnded = .now
         actions.append(.capacityChanged)
         if errorCode == NGHTTP2_REFUSED_STREAM.rawValue && !stream.headArrived {
             fail(stream, with: RequestNotProcessed(error: ClientError(
@@ -173,6 +195,7 @@ extension HTTP2Connection {
     func notSent(streamID: Int32, libraryError: Int32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         stream.isClosed = true
+        lastStreamEnded = .now
         actions.append(.capacityChanged)
         let reason = String(cString: nghttp2_strerror(libraryError))
         fail(stream, with: RequestNotProcessed(error: ClientError(

@@ -21,11 +21,21 @@ final class HTTP2Connection: @unchecked Sendable {  // touched only with HTTP2Se
     var isClosed = false
     /// When bytes last arrived from the server (the driver sets it after each read).
     var lastReceived = ContinuousClock.now
+    /// When the connection last had a stream end or a reservation given back: with no stream open since, it has
+    /// been idle from then on (``HTTPCore/ConnectionStream/idleTimeout``).
+    var lastStreamEnded = ContinuousClock.now
     /// When an idle `PING` was sent and no frame has arrived since; `nil` when none is outstanding.
     var pingSentAt: ContinuousClock.Instant?
     /// Final response heads received on the connection so far: a request sent after one went out on a connection
     /// known to work, and is sent again elsewhere when the connection then dies before any answer to it.
     var headsReceived = 0
+    /// Set by the driver while a burst of reads goes on (its last read filled the buffer, so more bytes wait in the
+    /// socket): waiting body readers are woken when the burst ends, not for every `DATA` frame.
+    var defersBodyWakeups = false
+    /// Streams whose waiting reader has bytes held back until the burst ends.
+    var deferredReaders: [HTTP2Stream] = []
+    /// The most bytes held back for one waiting reader before it is woken anyway.
+    static let deferredWakeUpBytes = 256 * 1024
     /// Continuations to resume (and the capacity handler to call) once the lock is released.
     var actions: [Action] = []
 
@@ -102,6 +112,12 @@ final class HTTP2Connection: @unchecked Sendable {  // touched only with HTTP2Se
     func free() {
         if let session { nghttp2_session_del(session) }
         session = nil
+    }
+
+    /// Whether nghttp2 has frames queued to send (the driver has writing to do).
+    var wantsWrite: Bool {
+        guard let session else { return false }
+        return nghttp2_session_want_write(session) != 0
     }
 
     /// Whether a request may start a stream now.

@@ -29,6 +29,8 @@ struct HTTP2HeaderBlock {
         var authority = host.contains(":") ? "[\(host)]" : host
         if let port = request.url.port { authority += ":\(port)" }
         if let field = request.headerFields[Self.hostName], !field.isEmpty { authority = field }
+        storage.reserveCapacity(256)
+        spans.reserveCapacity(8 + request.headerFields.count)
         var path = request.url.path(percentEncoded: true)
         if path.isEmpty { path = "/" }
         if let query = request.url.query(percentEncoded: true) { path += "?" + query }
@@ -58,17 +60,22 @@ struct HTTP2HeaderBlock {
         spans.append((nameStart, valueStart - nameStart, valueStart, storage.count - valueStart))
     }
 
-    /// Calls `body` with the `nghttp2_nv` array, valid only inside the call (nghttp2 copies the fields).
+    /// Calls `body` with the `nghttp2_nv` array, valid only inside the call (nghttp2 copies the fields, so the
+    /// pointers into ``storage`` need not be mutable; the array itself lives on the stack).
     func withNameValuePairs<Result>(_ body: (UnsafePointer<nghttp2_nv>, Int) throws -> Result) rethrows -> Result {
-        var padded = storage
-        padded.append(0)  // never empty, so the base address exists
-        return try padded.withUnsafeMutableBufferPointer { bytes in
-            let base = bytes.baseAddress!
-            let pairs = spans.map { span in
-                nghttp2_nv(name: base + span.name, value: base + span.value, namelen: span.nameLength,
-                           valuelen: span.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        try storage.withUnsafeBufferPointer { bytes in
+            // Never empty (the pseudo-header fields are always there), so the base address exists.
+            let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
+            return try withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: spans.count) { pairs in
+                for (index, span) in spans.enumerated() {
+                    pairs.initializeElement(
+                        at: index,
+                        to: nghttp2_nv(name: base + span.name, value: base + span.value, namelen: span.nameLength,
+                                       valuelen: span.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                }
+                defer { pairs.deinitialize() }
+                return try body(UnsafePointer(pairs.baseAddress!), pairs.count)
             }
-            return try pairs.withUnsafeBufferPointer { try body($0.baseAddress!, $0.count) }
         }
     }
 }

@@ -50,14 +50,13 @@ extension HTTP2Session {
 
     /// Resets `stream` (`RST_STREAM` with `CANCEL`) and fails its waiters with `error`.
     func reset(_ stream: HTTP2Stream, with error: any Error) {
-        locked { connection in
+        lockedWakingWriter { connection in
             if !stream.isClosed, stream.id > 0, let session = connection.session {
                 _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id,
                                               NGHTTP2_CANCEL.rawValue)
             }
             connection.fail(stream, with: error)
         }
-        self.stream.wakeReader()
     }
 
     /// Streams the request body into the stream's buffer, waiting while it is full. Stops early when the stream
@@ -94,13 +93,12 @@ extension HTTP2Session {
                 progress?.add(granted)
             }
         }
-        locked { connection in
+        lockedWakingWriter { connection in
             stream.uploadEnded = true
             if let session = connection.session, !stream.isClosed {
                 _ = nghttp2_session_resume_data(session, stream.id)
             }
         }
-        self.stream.wakeReader()
     }
 
     /// Buffers one chunk of the upload, waiting while the buffer is full.
@@ -110,7 +108,7 @@ extension HTTP2Session {
         while !buffered {
             let step = try await withUnsafeThrowingContinuation {
                 (waiter: UnsafeContinuation<HTTP2Connection.UploadProgress, any Error>) in
-                let ready: Result<HTTP2Connection.UploadProgress, any Error>? = locked { connection in
+                let ready: Result<HTTP2Connection.UploadProgress, any Error>? = lockedWakingWriter { connection in
                     if let failure = stream.failure { return .failure(failure) }
                     if stream.isClosed { return .success(.stopped) }
                     guard stream.pendingUpload < Self.uploadBufferLimit else {
@@ -128,7 +126,6 @@ extension HTTP2Session {
             case .roomFreed: continue
             case .buffered: buffered = true
             }
-            self.stream.wakeReader()
         }
         return true
     }

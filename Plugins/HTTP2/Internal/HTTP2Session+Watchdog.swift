@@ -16,6 +16,7 @@ extension HTTP2Session {
             try? await Task.sleep(for: Self.watchdogInterval)
             let now = ContinuousClock.now
             if let interval = configuration.pingInterval { probeIdleConnection(every: interval, now: now) }
+            if let idleTimeout = stream.idleTimeout { closeIfIdle(for: idleTimeout, now: now) }
             let expired = locked { connection -> Bool in
                 var expired = false
                 for stream in connection.streams.values {
@@ -78,6 +79,30 @@ extension HTTP2Session {
         case .dead:
             logger.debug("HTTP/2 connection did not answer PING; closing it")
             stream.close()
+        }
+    }
+
+    /// Closes the connection once it has carried no stream for `idleTimeout` (the transport's idle lifetime for the
+    /// connections it keeps, as it closes an idle pooled HTTP/1.1 one): `GOAWAY` with `NO_ERROR`, then the close
+    /// once it is sent. Decided under the lock that reservations take, so no request gets a stream on it after.
+    private func closeIfIdle(for idleTimeout: Duration, now: ContinuousClock.Instant) {
+        enum Idle { case busy, goingAway, close }
+        let idle = locked { connection -> Idle in
+            guard let session = connection.session, !connection.isClosed, !connection.goingAway,
+                connection.streams.isEmpty, connection.reserved == 0, now - connection.lastStreamEnded >= idleTimeout
+            else { return .busy }
+            connection.goingAway = true  // never handed out again
+            connection.actions.append(.capacityChanged)
+            // nghttp2 queues the GOAWAY; once it is written the session wants neither to read nor to write, and
+            // the driver ends.
+            return nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue) == 0 ? .goingAway : .close
+        }
+        switch idle {
+        case .busy: break
+        case .goingAway:
+            logger.debug("Closing an idle HTTP/2 connection", metadata: ["idle": "\(idleTimeout)"])
+            stream.wakeReader()
+        case .close: stream.close()
         }
     }
 }

@@ -44,6 +44,10 @@ final class HTTP2Stream: @unchecked Sendable {  // every field is touched with t
     var lowSpeed: HTTP2LowSpeedWindow?
     /// The most bytes the waiting body reader takes at once (its bandwidth grant); the rest stays buffered.
     var bodyWaiterLimit = Int.max
+    /// Bytes that arrived for the waiting reader while its wake-up was held back, and whether the stream is in
+    /// ``HTTP2Connection/deferredReaders``.
+    var deferredBytes = 0
+    var isDeferred = false
 
     /// Whether the request may be sent again on another connection when this one dies before any byte of its
     /// answer arrives: it is idempotent and went out on a connection that had already answered (the keep-alive

@@ -35,6 +35,8 @@ final class IOHandle: Sendable {
         var woken = false
         /// Whether the current waiter asked to be woken by ``wake()`` too.
         var waiterIsWakeable = false
+        /// Whether the last wakeable wait returned because of ``wake()`` rather than readiness.
+        var returnedForWake = false
     }
 
     private enum WaitStep {
@@ -75,8 +77,10 @@ final class IOHandle: Sendable {
                     if orHangUp && state.hungUp { return .ready }
                     if wakeable && state.woken {
                         state.woken = false
+                        state.returnedForWake = true
                         return .ready
                     }
+                    if wakeable { state.returnedForWake = false }
                     switch interest {
                     case .read where state.readable:
                         state.readable = false
@@ -138,9 +142,21 @@ final class IOHandle: Sendable {
             }
             state.waiter = nil
             if loop.countsWaiters { loop.waiters.subtract(1, ordering: .relaxed) }
+            state.returnedForWake = true
             return waiter
         }
         waiter?.resume()
+    }
+
+    /// Waits, without a deadline, until the socket is ready for `interest` or ``wake()`` is called (or was, since
+    /// the last such wait), as ``wait(for:until:orHangUp:wakeable:)`` with `wakeable`; says which.
+    /// - Parameter interest: Read or write readiness.
+    /// - Returns: `true` when readiness ended the wait, `false` when ``wake()`` did: the socket may still have
+    ///   nothing to read, and a caller that drained it need not try.
+    /// - Throws: `CancellationError`, or the error the handle failed with.
+    func waitOrWake(for interest: Interest) async throws -> Bool {
+        try await wait(for: interest, until: NanoTime.never, wakeable: true)
+        return state.withLock { !$0.returnedForWake }
     }
 
     /// Handles a timer entry the loop armed for `entry`; returns a later deadline to arm again, if the waiter's

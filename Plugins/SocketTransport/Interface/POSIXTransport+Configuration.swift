@@ -13,7 +13,8 @@ extension POSIXTransport {
         public var maxConnectionsPerHost: Int
         /// How long an idle connection stays in the pool, overriding
         /// ``RequestOptions/persistentConnectionTimeout`` when set. A server's `Keep-Alive: timeout=` wins over
-        /// both. Default `nil`.
+        /// both. A multiplexed connection (HTTP/2) that carried no stream for as long is closed too (`GOAWAY`, then
+        /// the close; the opening request's option applies when this is `nil`). Default `nil`.
         public var idleTimeout: Duration?
         /// Chooses the routes (direct or through proxies) for each request. Default `nil`: every request goes
         /// directly to the origin, and no resolver is asked.

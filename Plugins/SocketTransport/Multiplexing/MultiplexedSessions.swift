@@ -69,6 +69,11 @@ final class MultiplexedSessions: Sendable {
     /// - Returns: The next step.
     /// - Throws: `CancellationError`, or ``ClientError`` after ``shutDown()``.
     func next(for key: PoolKey, maxConnections: Int, waits: Bool = true) async throws -> Step {
+        // Most requests find room on a session at once: decided without a continuation or a cancellation handler.
+        try Task.checkCancellation()
+        if let step = try state.withLock({ try $0.decide(key, maxConnections: maxConnections, waits: waits) }) {
+            return step
+        }
         while true {
             try Task.checkCancellation()
             let id = state.withLock { state -> UInt64 in

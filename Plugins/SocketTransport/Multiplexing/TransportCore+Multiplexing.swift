@@ -22,8 +22,9 @@ extension TransportCore {
             return try await send(plan, context: context, failsOver: failsOver, multiplexes: false)
         }
         var request = plan.request
-        // Never toward an origin: a tunnel's authorization went with CONNECT.
-        request.headerFields[.proxyAuthorization] = nil
+        // Never toward an origin: a tunnel's authorization went with CONNECT. (Looked up first: removing a field
+        // that is not there would still copy the fields.)
+        if request.headerFields[.proxyAuthorization] != nil { request.headerFields[.proxyAuthorization] = nil }
         var unprocessed = 0
         // The session this request's own connection became: its first stream is this request's, so connections
         // opened side by side (`waitsForMultiplexing` off) each carry their opener's request.
@@ -107,7 +108,9 @@ extension TransportCore {
             pool.checkIn(connection, reuse: true)
             return .answered(try await send(plan, context: context, failsOver: failsOver, multiplexes: false))
         }
-        let stream = SocketConnectionStream(connection: connection)
+        let stream = SocketConnectionStream(
+            connection: connection,
+            idleTimeout: configuration.idleTimeout ?? plan.request.options.persistentConnectionTimeout)
         let session: any ProtocolSession
         do {
             session = try spoken.openSession(over: stream, logger: context.logger)

@@ -9,7 +9,9 @@ import Glibc
 /// `GOAWAY` as its Nth request arrives (last stream id: that request's), answers it and drops every later stream;
 /// ``Mode/silent``, which never sends SETTINGS nor anything else; ``Mode/refusingUploads(_:times:)``, where the
 /// first uploads are refused before the server reads them. `/upload` reads the whole request body and answers
-/// `COUNT SUM` (its length and the sum of its bytes modulo 2³²). ``connections`` counts accepted connections,
+/// `COUNT SUM` (its length and the sum of its bytes modulo 2³²). The output has a line per event: `CONNECTION n`,
+/// `REQUEST n path`, `PING n`, `GOAWAY n code` (the client's), `RESET n stream` (the client's), `ENDED n` (the
+/// connection is over). ``connections`` counts accepted connections,
 /// ``refusedUploads`` the refusals. More paths (trailers, floods, starvation, idle closes) are in
 /// `H2FaultServer+Paths.swift`.
 package final class H2FaultServer {
@@ -96,7 +98,7 @@ package final class H2FaultServer {
     }
 
     /// What the server printed so far.
-    var output: String {
+    package var output: String {
         String(decoding: FileManager.default.contents(atPath: directory + "/output.log") ?? Data(), as: UTF8.self)
     }
 
@@ -157,6 +159,10 @@ package final class H2FaultServer {
                 for event in events:
                     if isinstance(event, h2.events.PingReceived):
                         print("PING", number, flush=True)
+                    if isinstance(event, h2.events.ConnectionTerminated):
+                        print("GOAWAY", number, int(event.error_code), flush=True)
+                    if isinstance(event, h2.events.StreamReset):
+                        print("RESET", number, event.stream_id, flush=True)
                     if isinstance(event, h2.events.DataReceived) and event.stream_id in uploads:
                         uploads[event.stream_id][0] += len(event.data)
                         uploads[event.stream_id][1] = (uploads[event.stream_id][1] + sum(event.data)) & 0xffffffff
