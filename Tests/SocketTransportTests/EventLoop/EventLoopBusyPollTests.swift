@@ -57,7 +57,7 @@ import Glibc
             }
         }
         #expect(bodies == Set((0..<64).map { Array("/p\($0)".utf8) }))
-        await withTaskExecutorPreference(transport.taskExecutor) {
+        _ = await withTaskExecutorPreference(transport.taskExecutor) {
             await expectClientError(.timedOut) {
                 _ = try await fetch(transport, testRequest(server.url("/stall"), timeout: .milliseconds(200)))
             }
