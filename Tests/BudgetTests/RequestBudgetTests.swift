@@ -60,8 +60,9 @@ struct RequestBudgetTests {
     func allocationsPerRequestStayWithinTheBudget(mode: String) async throws {
         try await withNginx { nginx in
             let width = mode == "conc" || mode == "queue" ? ["16"] : []
-            let output = try await Self.runBudget([mode, nginx.url("/1k.bin").absoluteString, "2000"] + width)
-            let fields = try #require(Self.fields(of: output), "no BUDGET line in: \(output)")
+            let arguments = [mode, nginx.url("/1k.bin").absoluteString, "2000"] + width
+            let output = try await BudgetRun.output(of: Self.executable, arguments)
+            let fields = try #require(BudgetRun.fields(of: output), "no BUDGET line in: \(output)")
             let build = try #require(fields["build"])
             let budget = try #require(Self.budgets[build]?[mode])
             let measured = Budget(
@@ -87,20 +88,12 @@ struct RequestBudgetTests {
         let strace = try #require(ChildProcess.find("strace"), "strace is not installed (scripts/install-dependencies.sh)")
         try await withNginx { nginx in
             let url = nginx.url("/1k.bin").absoluteString
-            let directory = try makeTemporaryDirectory(prefix: "asikit-budget")
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            var counts: [[String: Int]] = []
-            for n in [1_000, 3_000] {
-                let summary = "\(directory)/strace-\(n).txt"
-                _ = try await Self.runBudget(["seq", url, "\(n)", "--syscalls-only"], under: [strace, "-f", "-c", "-o", summary])
-                counts.append(Self.syscallCounts(in: try String(contentsOfFile: summary, encoding: .utf8)))
+            let perRequest = try await BudgetRun.systemCallsPerRequest(of: Self.executable, strace: strace) {
+                ["seq", url, "\($0)", "--syscalls-only"]
             }
-            let perRequest = Dictionary(uniqueKeysWithValues: Set(counts[0].keys).union(counts[1].keys).map { name in
-                (name, Double((counts[1][name] ?? 0) - (counts[0][name] ?? 0)) / 2_000)
-            })
             let futex = perRequest["futex", default: 0]
             let others = perRequest.filter { $0.key != "futex" }.values.reduce(0, +)
-            let listing = perRequest.filter { $0.value >= 0.01 }.sorted { $0.key < $1.key }
+            let listing = BudgetRun.listing(perRequest)
             #expect(perRequest["sendto", default: 0] >= 0.99, "strace saw no sends: \(listing)")
             #expect(others <= 3.05, "system calls besides futex per request: \(others) (\(listing))")
             #expect(perRequest["epoll_wait", default: 0] <= 1.05, "one wait per request: \(listing)")
@@ -115,47 +108,6 @@ struct RequestBudgetTests {
     /// beside the running tests.
     static let executable: String = {
         if let path = ProcessInfo.processInfo.environment["ASI_BUDGET_BINARY"], !path.isEmpty { return path }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path = String(decoding: buffer[..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var directory = URL(filePath: path).deletingLastPathComponent()
-        while directory.path(percentEncoded: false).contains(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appending(path: "RequestBudget").path(percentEncoded: false)
+        return siblingExecutable("RequestBudget")
     }()
-
-    /// Runs `RequestBudget` with `arguments` (behind `prefix`, a tracer) and returns its output; a non-zero exit fails.
-    static func runBudget(_ arguments: [String], under prefix: [String] = []) async throws -> String {
-        let directory = try makeTemporaryDirectory(prefix: "asikit-budget-run")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let command = prefix + [executable] + arguments
-        let child = try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()),
-                                     logPath: directory + "/output.txt")
-        let status = await child.exited()
-        let output = child.logTail
-        try #require(status == 0, "\(command.joined(separator: " ")) exited with \(status): \(output)")
-        return output
-    }
-
-    /// The `key=value` fields of the output's `BUDGET` line.
-    static func fields(of output: String) -> [String: String]? {
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("BUDGET ") }) else { return nil }
-        return Dictionary(line.split(separator: " ").dropFirst().compactMap { field in
-            let parts = field.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        }, uniquingKeysWith: { _, last in last })
-    }
-
-    /// The call counts of a `strace -c` summary, by system call.
-    static func syscallCounts(in summary: String) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for line in summary.split(separator: "\n") {
-            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-            // % time, seconds, usecs/call, calls, [errors,] syscall
-            guard columns.count >= 5, Double(columns[0]) != nil, let calls = Int(columns[3]),
-                let name = columns.last, name != "total"
-            else { continue }
-            counts[String(name)] = calls
-        }
-        return counts
-    }
 }

@@ -40,8 +40,8 @@ struct HTTP2BudgetTests {
     @Test func allocationsPerSequentialRequestStayWithinTheBudget() async throws {
         try await withHTTP2Nginx { nginx in
             let url = nginx.url("/1k.bin", on: .cleartext).absoluteString
-            let output = try await Self.run(["seq", url, "2000"])
-            let fields = try #require(Self.fields(of: output), "no BUDGET line in: \(output)")
+            let output = try await BudgetRun.output(of: Self.executable, ["seq", url, "2000"])
+            let fields = try #require(BudgetRun.fields(of: output), "no BUDGET line in: \(output)")
             let build = try #require(fields["build"])
             let budget = try #require(Self.budgets[build]?["seq"])
             let measured = Budget(
@@ -67,72 +67,16 @@ struct HTTP2BudgetTests {
         let strace = try #require(ChildProcess.find("strace"), "strace is not installed (scripts/install-dependencies.sh)")
         try await withHTTP2Nginx { nginx in
             let url = nginx.url("/1k.bin", on: .cleartext).absoluteString
-            let directory = try makeTemporaryDirectory(prefix: "asikit-h2-budget")
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            var counts: [[String: Int]] = []
-            for n in [1_000, 3_000] {
-                let summary = "\(directory)/strace-\(n).txt"
-                _ = try await Self.run(["seq", url, "\(n)", "--syscalls-only"], under: [strace, "-f", "-c", "-o", summary])
-                counts.append(Self.syscallCounts(in: try String(contentsOfFile: summary, encoding: .utf8)))
+            let perRequest = try await BudgetRun.systemCallsPerRequest(of: Self.executable, strace: strace) {
+                ["seq", url, "\($0)", "--syscalls-only"]
             }
-            let (writes, others, listing) = Self.perRequest(counts[0], counts[1], requests: 2_000)
+            // Socket writes only: `write` is also the loop's eventfd wake-up.
+            let writes = ["sendto", "sendmsg", "writev"].reduce(0) { $0 + perRequest[$1, default: 0] }
+            let others = perRequest.filter { $0.key != "futex" }.values.reduce(0, +)
+            let listing = BudgetRun.listing(perRequest)
             #expect(writes >= 0.99, "strace saw no writes: \(listing)")
             #expect(writes <= 1.05, "writes per request: \(writes) (\(listing))")
             #expect(others <= 10.5, "system calls besides futex per request: \(others) (\(listing))")
         }
-    }
-
-    /// Runs the budget executable with `arguments` (behind `prefix`, a tracer) and returns its output; a non-zero
-    /// exit fails.
-    static func run(_ arguments: [String], under prefix: [String] = []) async throws -> String {
-        let directory = try makeTemporaryDirectory(prefix: "asikit-h2-budget-run")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let command = prefix + [executable] + arguments
-        let child = try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()),
-                                     logPath: directory + "/output.txt")
-        let status = await child.exited()
-        let output = child.logTail
-        try #require(status == 0, "\(command.joined(separator: " ")) exited with \(status): \(output)")
-        return output
-    }
-
-    /// The `key=value` fields of the output's `BUDGET` line.
-    static func fields(of output: String) -> [String: String]? {
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("BUDGET ") }) else { return nil }
-        return Dictionary(line.split(separator: " ").dropFirst().compactMap { field in
-            let parts = field.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        }, uniquingKeysWith: { _, last in last })
-    }
-
-    /// Socket writes and every system call besides futex per request, from the counts of two runs `requests` apart, and
-    /// the calls made at least once per hundred requests, for the failure message.
-    static func perRequest(
-        _ short: [String: Int], _ long: [String: Int], requests: Int
-    ) -> (writes: Double, others: Double, listing: String) {
-        var perRequest: [String: Double] = [:]
-        for name in Set(short.keys).union(long.keys) {
-            perRequest[name] = Double((long[name] ?? 0) - (short[name] ?? 0)) / Double(requests)
-        }
-        // Socket writes only: `write` is also the loop's eventfd wake-up.
-        let writes = ["sendto", "sendmsg", "writev"].reduce(0) { $0 + perRequest[$1, default: 0] }
-        let others = perRequest.filter { $0.key != "futex" }.values.reduce(0, +)
-        let listing = perRequest.filter { $0.value >= 0.01 }.sorted { $0.key < $1.key }
-            .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return (writes, others, listing)
-    }
-
-    /// The call counts of a `strace -c` summary, by system call.
-    static func syscallCounts(in summary: String) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for line in summary.split(separator: "\n") {
-            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-            // % time, seconds, usecs/call, calls, [errors,] syscall
-            guard columns.count >= 5, Double(columns[0]) != nil, let calls = Int(columns[3]),
-                let name = columns.last, name != "total"
-            else { continue }
-            counts[String(name)] = calls
-        }
-        return counts
     }
 }
