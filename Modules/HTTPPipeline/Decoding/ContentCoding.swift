@@ -90,17 +90,31 @@ extension ContentCoding {
         }
         var rest = chunk[...]
         var mayHoldOutput = false
-        while !rest.isEmpty || mayHoldOutput {
-            let (piece, used) = try rest.withUnsafeBytes { try bounded.decode($0, atMost: pieceSize) }
-            rest = rest.dropFirst(used)
-            mayHoldOutput = piece.count == pieceSize
-            if !piece.isEmpty {
-                try write(piece)
-            } else if used == 0 {
-                guard rest.isEmpty else { throw noProgress }
-                return
-            }
+        while let piece = try nextPiece(from: &rest, mayHoldOutput: &mayHoldOutput, bounded) {
+            if !piece.isEmpty { try write(piece) }
         }
+    }
+
+    /// One read from a bounded decoder: at most ``pieceSize`` decoded bytes from the start of `pending`, which loses
+    /// the input the decoder used. The one step both the streaming reader and ``decode(_:with:into:)`` take.
+    /// - Parameters:
+    ///   - pending: Encoded bytes not decoded yet.
+    ///   - mayHoldOutput: Whether the last read filled its piece, so the decoder may hold decoded bytes without more
+    ///     input; kept up to date.
+    ///   - decoder: The bounded decoder.
+    /// - Returns: Decoded bytes; empty when the decoder used input without returning any (read again); `nil` when
+    ///   it needs more input.
+    /// - Throws: What the decoder throws; ``noProgress`` when it neither used input nor returned bytes.
+    static func nextPiece(
+        from pending: inout ArraySlice<UInt8>, mayHoldOutput: inout Bool, _ decoder: any BoundedContentDecoder
+    ) throws -> [UInt8]? {
+        guard !pending.isEmpty || mayHoldOutput else { return nil }
+        let (output, used) = try pending.withUnsafeBytes { try decoder.decode($0, atMost: pieceSize) }
+        pending = pending.dropFirst(used)
+        mayHoldOutput = output.count == pieceSize
+        if !output.isEmpty { return output }
+        guard used > 0 || pending.isEmpty else { throw noProgress }
+        return pending.isEmpty ? nil : []
     }
 
     /// A bounded decoder that neither used input nor returned bytes.

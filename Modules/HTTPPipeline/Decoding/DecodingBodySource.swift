@@ -56,7 +56,8 @@ final class DecodingBodySource: ResponseBodySource {
                         return []
                     }
                     if let bounded = decoder as? any BoundedContentDecoder {
-                        return try Self.piece(of: &state, bounded)
+                        return try ContentCoding.nextPiece(
+                            from: &state.pending, mayHoldOutput: &state.mayHoldOutput, bounded)
                     }
                     let slice = state.pending.prefix(Self.sliceSize)
                     state.pending = state.pending.dropFirst(slice.count)
@@ -78,18 +79,6 @@ final class DecodingBodySource: ResponseBodySource {
             }
             state.withLock { $0.pending = chunk[...] }
         }
-    }
-
-    /// The next piece from a bounded decoder: at most ``ContentCoding/pieceSize`` bytes, or `nil` when it needs more
-    /// input.
-    private static func piece(of state: inout State, _ decoder: any BoundedContentDecoder) throws -> [UInt8]? {
-        let limit = ContentCoding.pieceSize
-        let (output, used) = try state.pending.withUnsafeBytes { try decoder.decode($0, atMost: limit) }
-        state.pending = state.pending.dropFirst(used)
-        state.mayHoldOutput = output.count == limit
-        if !output.isEmpty { return output }
-        guard used > 0 || state.pending.isEmpty else { throw ContentCoding.noProgress }
-        return state.pending.isEmpty ? nil : []
     }
 
     func discard() async {
