@@ -8,13 +8,18 @@
 # run is checked: every byte arrived, every request was HTTP/2 (nginx's access log, `$server_protocol`), and the
 # 1 KiB row used one connection (`$connection`).
 #
+# Clients: asikit (the default Client), asikit-loop (the same inside withTaskExecutorPreference(transport.taskExecutor),
+# so the readers run on the event-loop thread that drives the connection: no hand-over between threads per socket
+# read; decision 0031's fifth addendum) and libcurl.
+#
 # Usage: Benchmarks/http2.sh
 # Environment: RUNS [5], N [10000], STREAMS [100], PIN [1] (nginx on CPU 0, clients on CPU 1), SKIP_BUILD [0],
-#              OUT [unset] (also write the table there).
+#              CLIENTS ["asikit asikit-loop libcurl"], OUT [unset] (also write the table there).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 RUNS="${RUNS:-5}"
+read -r -a CLIENTS <<<"${CLIENTS:-asikit asikit-loop libcurl}"
 N="${N:-10000}"
 STREAMS="${STREAMS:-100}"
 SERVER_CPU=() CLIENT_CPU=()
@@ -81,14 +86,16 @@ export BENCH_CA_FILE="$WORK/ca.pem" BENCH_HTTP2=1 ASIKIT_HTTP2=1
 run() {
     local client="$1"
     shift
-    local binary="$ASIKIT"
+    local binary="$ASIKIT" loop=0
     [ "$client" = libcurl ] && binary="$WORK/libcurl-bench"
+    [ "$client" = asikit-loop ] && loop=1
     # Flush what nginx buffered of earlier requests (the probes, the previous run) before emptying the log.
     kill -USR1 "$NGINX_PID"
     sleep 0.3
     : >"$WORK/access.log"
     local line
-    line="$("${CLIENT_CPU[@]}" timeout 600 "$binary" "$@" 2>>"$WORK/client.err" | grep '^RESULT' || true)"
+    line="$(ASIKIT_TASK_EXECUTOR=$loop "${CLIENT_CPU[@]}" timeout 600 "$binary" "$@" 2>>"$WORK/client.err" |
+        grep '^RESULT' || true)"
     kill -USR1 "$NGINX_PID"
     sleep 0.3 # nginx flushes its log buffer when it reopens the log
     local h1 connections
@@ -117,7 +124,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (
 
 declare -A figures
 for _ in $(seq 1 "$RUNS"); do
-    for client in asikit libcurl; do
+    for client in "${CLIENTS[@]}"; do
         figures[$client-conc]+="$(run "$client" conc "$BASE/1k.bin" "$N" "$STREAMS") "
         figures[$client-dl]+="$(run "$client" download "$BASE/100m.bin") "
     done
@@ -125,14 +132,27 @@ done
 
 LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
 {
-    printf '| HTTP/2 row (median of %s) | ASIKit | libcurl | ASIKit / libcurl |\n| --- | --- | --- | --- |\n' "$RUNS"
+    others=()
+    for client in "${CLIENTS[@]}"; do [ "$client" = libcurl ] || others+=("$client"); done
+    printf '| HTTP/2 row (median of %s) |' "$RUNS"
+    for client in "${CLIENTS[@]}"; do printf ' %s |' "$client"; done
+    for client in "${others[@]}"; do printf ' %s / libcurl |' "$client"; done
+    printf '\n|%s\n' "$(printf ' --- |%.0s' $(seq 0 $((${#CLIENTS[@]} + ${#others[@]}))))"
     for row in conc dl; do
-        a="$(tr ' ' '\n' <<<"${figures[asikit-$row]}" | { grep . || true; } | median)"
-        l="$(tr ' ' '\n' <<<"${figures[libcurl-$row]}" | { grep . || true; } | median)"
-        ratio="$(awk -v a="$a" -v l="$l" 'BEGIN { if (a == "-" || l == "-" || l == 0) print "-"; else printf "%.2f", a / l }')"
         name="1 KiB GET, $STREAMS streams on one connection (requests/s)"
         [ "$row" = dl ] && name="100 MiB download, one stream (MB/s)"
-        printf '| %s | %s | %s | %s× |\n' "$name" "$a" "$l" "$ratio"
+        declare -A med=()
+        printf '| %s |' "$name"
+        for client in "${CLIENTS[@]}"; do
+            med[$client]="$(tr ' ' '\n' <<<"${figures[$client-$row]:-}" | { grep . || true; } | median)"
+            printf ' %s |' "${med[$client]}"
+        done
+        l="${med[libcurl]:--}"
+        for client in "${others[@]}"; do
+            printf ' %s× |' "$(awk -v a="${med[$client]}" -v l="$l" \
+                'BEGIN { if (a == "-" || l == "-" || l == 0) print "-"; else printf "%.2f", a / l }')"
+        done
+        printf '\n'
     done
     printf '\nnginx %s, %s runs per client, N=%s; load average %s; libcurl %s.\n' \
         "$(/usr/sbin/nginx -v 2>&1 | sed 's/.*\///')" "$RUNS" "$N" "$LOAD" "$(curl -V | head -1 | cut -d' ' -f2)"

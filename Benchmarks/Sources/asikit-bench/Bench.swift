@@ -103,6 +103,10 @@ struct Bench: Sendable {
     /// One GET whose body streams to `path` chunk by chunk; `inflating` names the coding (`gzip`, `br`, `zstd`)
     /// that must come back and is decoded on the fly.
     func stream(to path: String, inflating: String? = nil) async throws -> Int {
+        try await withTaskExecutorPreference(executor) { try await streamHere(to: path, inflating: inflating) }
+    }
+
+    private func streamHere(to path: String, inflating: String?) async throws -> Int {
         var request = template
         request.options.inflatesWhenComplete = inflating == nil
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

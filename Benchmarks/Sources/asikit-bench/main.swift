@@ -10,8 +10,9 @@
 //   gzip URL             one GET with Accept-Encoding: gzip, inflated as it streams, decoded bytes to /dev/null
 //   br URL, zstd URL     the same with BrotliCodec or ZstdCodec (Accept-Encoding: br or zstd)
 //   cache URL N DIR      one GET stores a fresh response in a DiskCacheStore at DIR, then N GETs answered by it
-// Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw and
-// conc inside withTaskExecutorPreference(transport.taskExecutor) (the requests run on the event-loop thread);
+// Environment: BENCH_CA_FILE, a PEM file to trust for https URLs; ASIKIT_TASK_EXECUTOR=1 runs seq, seq-raw, conc
+// and the streamed download (to /dev/null) inside withTaskExecutorPreference(transport.taskExecutor) (the requests
+// and the body's reads run on the event-loop thread);
 // ASIKIT_OBSERVABILITY=1 installs ObservabilityMiddleware with no tracer or metrics backend bootstrapped;
 // ASIKIT_TRANSPORT_EXECUTOR=0 turns Client.Configuration.runsOnTransportExecutor off; ASIKIT_HTTP2=1 configures the
 // HTTP2 plug-in, so https URLs go over HTTP/2 (h2 by ALPN), many requests multiplexed on one connection;

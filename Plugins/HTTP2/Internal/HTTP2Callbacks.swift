@@ -122,10 +122,11 @@ extension HTTP2Connection {
     }
 
     /// Body bytes for a stream: kept for its reader (acknowledged when read), or acknowledged at once when nobody
-    /// will read them. A waiting reader is woken at once, unless the driver is in the middle of a burst of reads
-    /// (``defersBodyWakeups``): then the bytes pile up, up to ``HTTP2Connection/deferredWakeUpBytes``, and the
-    /// reader is woken once for all of them when the burst ends (``wakeDeferredReaders()``), instead of once per
-    /// `DATA` frame, each a hand-over between threads.
+    /// will read them. A waiting reader is never woken from inside nghttp2: its bytes pile up, up to
+    /// ``HTTP2Connection/deferredWakeUpBytes``, and it is woken once for all of them (``wakeDeferredReaders()``)
+    /// when the driver is done with the socket read that brought them, or, in a burst of reads
+    /// (``defersBodyWakeups``), when the burst ends: one hand-over between threads per read or burst, with the
+    /// frames gathered into one chunk, instead of one per `DATA` frame.
     func receivedData(_ data: UnsafeBufferPointer<UInt8>, streamID: Int32) {
         guard let stream = streams[streamID], !stream.discarded, stream.failure == nil else {
             if let session { _ = nghttp2_session_consume(session, streamID, data.count) }
@@ -133,10 +134,10 @@ extension HTTP2Connection {
         }
         stream.lastActivity = .now
         stream.lowSpeed?.record(data.count)
-        stream.chunks.append(Array(data))
+        stream.appendBody(data)
         guard stream.bodyWaiter != nil else { return }
         stream.deferredBytes += data.count
-        if defersBodyWakeups && stream.deferredBytes < Self.deferredWakeUpBytes {
+        if stream.deferredBytes < Self.deferredWakeUpBytes {
             if !stream.isDeferred {
                 stream.isDeferred = true
                 deferredReaders.append(stream)

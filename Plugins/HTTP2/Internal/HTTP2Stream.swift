@@ -20,6 +20,8 @@ final class HTTP2Stream: @unchecked Sendable {  // every field is touched with t
     // The response body.
     var chunks: [[UInt8]] = []
     var chunkIndex = 0
+    /// Body bytes received so far: a new chunk is reserved as large as these, up to ``maxChunkSize``.
+    var bodyBytesReceived = 0
     var bodyWaiter: UnsafeContinuation<[UInt8]?, any Error>?
     /// `END_STREAM` arrived: nothing more comes from the server.
     var remoteEnded = false
@@ -69,6 +71,27 @@ final class HTTP2Stream: @unchecked Sendable {  // every field is touched with t
 
     /// Whether the request waits on the server: for its head, its body, or room for its upload.
     var waitsOnNetwork: Bool { headWaiter != nil || bodyWaiter != nil || uploadWaiter != nil }
+
+    /// The most bytes of `DATA` gathered into one chunk for the reader.
+    static let maxChunkSize = 64 * 1024
+
+    /// Keeps body bytes for the reader. They go into the last chunk not taken yet while it has room, so the
+    /// `DATA` frames of one socket read reach the reader as one chunk instead of one per frame (nginx sends 8 KiB
+    /// frames: a chunk, a reader's turn and a write of it each). A new chunk is reserved as large as what the
+    /// stream has received so far, at most ``maxChunkSize``: a small body costs one exact allocation, a large one
+    /// grows to 64 KiB chunks. What is kept is bounded by the stream's window, as before.
+    func appendBody(_ data: UnsafeBufferPointer<UInt8>) {
+        defer { bodyBytesReceived += data.count }
+        let last = chunks.count - 1
+        if last >= chunkIndex, chunks[last].count + data.count <= min(chunks[last].capacity, Self.maxChunkSize) {
+            chunks[last].append(contentsOf: data)
+            return
+        }
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(max(data.count, min(Self.maxChunkSize, bodyBytesReceived)))
+        chunk.append(contentsOf: data)
+        chunks.append(chunk)
+    }
 
     /// The next body chunk, at most `limit` bytes of it (the rest stays first in line), if one is buffered.
     func popChunk(upTo limit: Int) -> [UInt8]? {
