@@ -33,7 +33,7 @@ extension HTTP1ResponseParser {
         headVersion = HTTPVersion(major: major, minor: minor)
         fieldsRepeat = previousHead != nil
         statusRepeats = false
-        if let previous = previousHead?.status, previous.code == code, Self.equal(previous.reasonPhrase, reason) {
+        if let previous = previousStatus, previous.code == code, Self.equal(previous.reasonPhrase, reason) {
             statusRepeats = true
             headStatus = previous
         } else {
@@ -172,6 +172,7 @@ extension HTTP1ResponseParser {
         let decision = try HTTP1FramingRules.decide(
             version: headVersion, status: headStatus, summary: framingSummary, requestMethod: requestMethod)
         previousHead = response
+        previousStatus = headStatus
         // This head's list becomes the one the next head is compared with; the old one's storage is reused.
         if !fieldsAreRepeated { swap(&sectionFields, &previousFields) }
         sectionFields.removeAll(keepingCapacity: true)

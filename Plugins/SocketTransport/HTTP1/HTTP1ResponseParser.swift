@@ -72,6 +72,8 @@ struct HTTP1ResponseParser {
     /// the same server) reuses its status, its fields' strings, and its whole field list when every field repeats,
     /// instead of allocating them again, as HPACK's dynamic table spares HTTP/2 the bytes.
     var previousHead: HTTPResponse?
+    /// The status of ``previousHead``, kept apart: `HTTPResponse.status` parses its pseudo-header field at each read.
+    var previousStatus: HTTPResponse.Status?
     /// The fields of ``previousHead``, as the array they were parsed into (compared field by field).
     var previousFields: [HTTPField] = []
     /// Whether the head being parsed has the previous head's status line.
