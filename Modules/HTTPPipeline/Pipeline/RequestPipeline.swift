@@ -494,6 +494,13 @@ struct RequestPipeline: Sendable {
     }
 
     static func validate(_ url: URL) throws {
+        // The common URL first: a lower-case scheme and a host with nothing to decode, checked without building
+        // an `Origin` (which lower-cases and percent-decodes copies of both).
+        if let scheme = url.scheme, scheme == "http" || scheme == "https",
+            let host = url.host(percentEncoded: true), !host.isEmpty, !host.utf8.contains(UInt8(ascii: "%"))
+        {
+            return
+        }
         if let origin = Origin(url), origin.scheme == "http" || origin.scheme == "https" { return }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw ClientError(.invalidRequest, stage: .pipeline, message: "Unable to create request (bad url?): "

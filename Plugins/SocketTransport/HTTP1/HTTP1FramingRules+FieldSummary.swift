@@ -14,21 +14,43 @@ extension HTTP1FramingRules {
         var keepAliveTimeout: Int?
         var keepAliveMax: Int?
 
+        /// A summary of no fields; ``add(name:value:)`` adds one field at a time, as a parser reads them.
+        init() {}
+
+        /// Summarizes `fields` in one pass.
         init(_ fields: HTTPFields) {
             for field in fields {
-                let name = field.name.canonicalName
-                switch name.utf8.count {
-                case 14 where name == "content-length":
-                    field.withUnsafeBytesOfValue { addContentLength($0) }
-                case 17 where name == "transfer-encoding":
-                    field.withUnsafeBytesOfValue { addTransferEncoding($0) }
-                case 10 where name == "connection":
-                    field.withUnsafeBytesOfValue { addConnection($0) }
-                case 10 where name == "keep-alive":
-                    field.withUnsafeBytesOfValue { addKeepAlive($0) }
-                default:
-                    continue
+                var name = field.name.rawName
+                name.withUTF8 { name in
+                    field.withUnsafeBytesOfValue { value in
+                        add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+                    }
                 }
+            }
+        }
+
+        /// Adds one field, named and valued by its raw bytes as received (the name in any case); fields that do
+        /// not bear on framing or reuse cost one length comparison.
+        @inline(__always)
+        mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+            let count = name.count
+            guard count == 10 || count == 14 || count == 17 else { return }
+            addFraming(
+                name: name.assumingMemoryBound(to: UInt8.self), value: value.assumingMemoryBound(to: UInt8.self))
+        }
+
+        private mutating func addFraming(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 14 where HTTP1Syntax.equalsIgnoringCase(name, "content-length"):
+                addContentLength(value)
+            case 17 where HTTP1Syntax.equalsIgnoringCase(name, "transfer-encoding"):
+                addTransferEncoding(value)
+            case 10 where HTTP1Syntax.equalsIgnoringCase(name, "connection"):
+                addConnection(value)
+            case 10 where HTTP1Syntax.equalsIgnoringCase(name, "keep-alive"):
+                addKeepAlive(value)
+            default:
+                return
             }
         }
 

@@ -40,7 +40,21 @@ enum HTTP1FramingRules {
     static func decide(
         version: HTTPVersion, status: HTTPResponse.Status, fields: HTTPFields, requestMethod: HTTPRequest.Method
     ) throws -> Decision {
-        let summary = FieldSummary(fields)
+        try decide(version: version, status: status, summary: FieldSummary(fields), requestMethod: requestMethod)
+    }
+
+    /// Applies the rules to a final head whose framing fields were already summarized, as the parser does while
+    /// it reads them.
+    /// - Parameters:
+    ///   - version: The response's version.
+    ///   - status: The response's status.
+    ///   - summary: The framing-relevant fields of the head.
+    ///   - requestMethod: The method of the request it answers.
+    /// - Returns: The framing and reuse decision.
+    /// - Throws: As ``decide(version:status:fields:requestMethod:)``.
+    static func decide(
+        version: HTTPVersion, status: HTTPResponse.Status, summary: FieldSummary, requestMethod: HTTPRequest.Method
+    ) throws -> Decision {
         let code = status.code
         var decision = Decision(
             framing: .closeDelimited, keepAlive: true, keepAliveTimeout: summary.keepAliveTimeout,

@@ -33,13 +33,16 @@ extension HTTP1ResponseParser {
         headVersion = HTTPVersion(major: major, minor: minor)
         fieldsRepeat = previousHead != nil
         statusRepeats = false
-        if let previous = previousHead?.status, previous.code == code, Self.equal(previous.reasonPhrase, reason) {
+        if let previous = previousStatus, previous.code == code, Self.equal(previous.reasonPhrase, reason) {
             statusRepeats = true
             headStatus = previous
         } else {
             headStatus = HTTPResponse.Status(code: code, reasonPhrase: String(decoding: reason, as: UTF8.self))
         }
+        sectionFields.removeAll(keepingCapacity: true)
         sectionFields.reserveCapacity(16)
+        framingSummary = HTTP1FramingRules.FieldSummary()
+        framingSummaryIsStale = false
         state = .headerLines
     }
 
@@ -85,10 +88,11 @@ extension HTTP1ResponseParser {
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[..<colon])
         let value = HTTP1Syntax.trimmingOWS(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         let plain = try checkFieldValue(value, kind: kind)
+        if !trailer { framingSummary.add(name: nameBytes, value: value) }
         // The previous head's field at the same position: the same field is reused whole, the same name alone.
         var repeatedName: HTTPField.Name?
-        if !trailer, let previous = previousHead?.headerFields, sectionFields.count < previous.count {
-            let candidate = previous[sectionFields.count]
+        if !trailer, sectionFields.count < previousFields.count {
+            let candidate = previousFields[sectionFields.count]
             if Self.field(candidate, is: nameBytes, value) {
                 sectionFields.append(candidate)
                 return
@@ -115,6 +119,7 @@ extension HTTP1ResponseParser {
         guard !value.isEmpty else { return }
         try checkFieldValue(value, kind: kind)
         fieldsRepeat = false
+        framingSummaryIsStale = true
         let last = sectionFields.count - 1
         let continuation = String(decoding: value, as: UTF8.self)
         let previous = sectionFields[last].value
@@ -137,15 +142,13 @@ extension HTTP1ResponseParser {
     /// Emits the head (and `.end` when there is no body) and moves to the body state.
     mutating func finishHead(into events: inout [HTTP1Event]) throws {
         var response = statusRepeats ? previousHead! : HTTPResponse(status: headStatus)
-        if fieldsRepeat, let previous = previousHead?.headerFields, sectionFields.count == previous.count {
-            // Every field repeats the previous head's: its list is handed out again, and this one kept for the next.
-            response.headerFields = previous
-            sectionFields.removeAll(keepingCapacity: true)
+        let fieldsAreRepeated = fieldsRepeat && previousHead != nil && sectionFields.count == previousFields.count
+        if fieldsAreRepeated {
+            // Every field repeats the previous head's: its list is handed out again.
+            response.headerFields = previousHead!.headerFields
         } else {
-            response.headerFields = sectionFields
-            sectionFields = HTTPFields()
+            response.headerFields = Self.fields(sectionFields)
         }
-        let fields = response.headerFields
         sectionBytes = 0
         let code = headStatus.code
         if code == 101 && !upgradeRequested {
@@ -165,9 +168,14 @@ extension HTTP1ResponseParser {
             state = .statusLine
             return
         }
+        if framingSummaryIsStale { framingSummary = HTTP1FramingRules.FieldSummary(response.headerFields) }
         let decision = try HTTP1FramingRules.decide(
-            version: headVersion, status: headStatus, fields: fields, requestMethod: requestMethod)
+            version: headVersion, status: headStatus, summary: framingSummary, requestMethod: requestMethod)
         previousHead = response
+        previousStatus = headStatus
+        // This head's list becomes the one the next head is compared with; the old one's storage is reused.
+        if !fieldsAreRepeated { swap(&sectionFields, &previousFields) }
+        sectionFields.removeAll(keepingCapacity: true)
         events.append(
             .head(
                 HTTP1ResponseHead(
@@ -211,7 +219,7 @@ extension HTTP1ResponseParser {
         if size == 0 {
             state = .trailers
             sectionBytes = 0
-            sectionFields = HTTPFields()
+            sectionFields.removeAll(keepingCapacity: true)
         } else {
             state = .chunkData(remaining: size)
         }
@@ -270,10 +278,18 @@ extension HTTP1ResponseParser {
 
     /// Emits `.end` with the trailers (or `nil` when there were none).
     mutating func finishTrailers(into events: inout [HTTP1Event]) {
-        let fields = sectionFields
-        sectionFields = HTTPFields()
+        let fields = Self.fields(sectionFields)
+        sectionFields.removeAll(keepingCapacity: true)
         if !fields.isEmpty { trailers = fields }
         finishMessage(trailers: fields.isEmpty ? nil : fields, into: &events)
+    }
+
+    /// `list` as `HTTPFields`, built in one pass with its capacity reserved.
+    static func fields(_ list: [HTTPField]) -> HTTPFields {
+        var fields = HTTPFields()
+        fields.reserveCapacity(list.count)
+        fields.append(contentsOf: list)
+        return fields
     }
 
     @inline(__always)

@@ -61,12 +61,21 @@ struct HTTP1ResponseParser {
     var interimCount = 0
     var headVersion = HTTPVersion.http1_1
     var headStatus = HTTPResponse.Status.ok
-    /// The fields of the head or trailer section being parsed.
-    var sectionFields = HTTPFields()
+    /// The fields of the head or trailer section being parsed. A plain array (not `HTTPFields`, whose generic
+    /// `replaceSubrange` is not specialized across modules), cleared with its capacity kept.
+    var sectionFields: [HTTPField] = []
+    /// The framing fields of the head being parsed, summarized as they arrive (``HTTP1FramingRules``).
+    var framingSummary = HTTP1FramingRules.FieldSummary()
+    /// Whether an obs-fold continuation changed a field after it was summarized: the head is summarized again.
+    var framingSummaryIsStale = false
     /// The last final head on this connection. A head that repeats it (a keep-alive connection's next answer from
     /// the same server) reuses its status, its fields' strings, and its whole field list when every field repeats,
     /// instead of allocating them again, as HPACK's dynamic table spares HTTP/2 the bytes.
     var previousHead: HTTPResponse?
+    /// The status of ``previousHead``, kept apart: `HTTPResponse.status` parses its pseudo-header field at each read.
+    var previousStatus: HTTPResponse.Status?
+    /// The fields of ``previousHead``, as the array they were parsed into (compared field by field).
+    var previousFields: [HTTPField] = []
     /// Whether the head being parsed has the previous head's status line.
     var statusRepeats = false
     /// Whether every field of the head so far is the previous head's field at the same position.

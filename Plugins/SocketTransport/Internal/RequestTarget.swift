@@ -25,12 +25,18 @@ struct RequestTarget: Sendable {
             throw ClientError(.invalidRequest, stage: .transport,
                               message: "Only http and https URLs can be sent, not \(url.scheme ?? "a relative URL")")
         }
-        guard var host = url.host(percentEncoded: false), !host.isEmpty else {
+        // The host as written, decoded only when it has something to decode (one URL look-up, not two).
+        let encodedHost = url.host(percentEncoded: true)
+        let decodedHost = encodedHost?.utf8.contains(UInt8(ascii: "%")) == false
+            ? encodedHost : url.host(percentEncoded: false)
+        guard var host = decodedHost, !host.isEmpty else {
             throw ClientError(.invalidRequest, stage: .transport, message: "The URL has no host")
         }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         self.scheme = scheme
-        self.host = host.lowercased()
+        // Lower-cased copies only for a host that needs one (ASCII without capitals is already lower-case).
+        let isLowerASCII = host.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        self.host = isLowerASCII ? host : host.lowercased()
         let explicitPort = url.port
         let defaultPort = HTTP1RequestSerializer.defaultPort(forScheme: scheme)
         port = explicitPort ?? defaultPort
@@ -38,7 +44,7 @@ struct RequestTarget: Sendable {
             throw ClientError(.invalidRequest, stage: .transport, message: "The port \(port) is out of range")
         }
         hostField = HTTP1RequestSerializer.hostFieldValue(
-            encodedHost: url.host(percentEncoded: true) ?? "", explicitPort: explicitPort, defaultPort: defaultPort)
+            encodedHost: encodedHost ?? "", explicitPort: explicitPort, defaultPort: defaultPort)
         path = HTTP1RequestSerializer.originForm(of: url)
     }
 }

@@ -110,10 +110,9 @@ final class ConnectionPool: Sendable {
         let key = connection.key
         let (handOver, closeIt) = state.withLock { state -> ((Waiter, Grant)?, Bool) in
             if reuse && !state.isShutDown && !connection.isClosed {
-                if let waiter = state.popWaiter(key) {
+                if let waiter = state.parkOrHandOver(connection, key: key) {
                     return connection.isBound ? ((waiter, .create), true) : ((waiter, .reuse(connection)), false)
                 }
-                state.hosts[key, default: Host()].idle.append(connection)
                 state.nextExpiry = min(state.nextExpiry, connection.idleDeadline)
                 return (nil, false)
             }
@@ -235,8 +234,24 @@ extension ConnectionPool.State {
     }
 
     fileprivate mutating func popWaiter(_ key: PoolKey) -> ConnectionPool.Waiter? {
-        guard hosts[key]?.waiters.isEmpty == false else { return nil }
-        return hosts[key]?.waiters.removeFirst()
+        guard let index = hosts.index(forKey: key), !hosts.values[index].waiters.isEmpty else { return nil }
+        return hosts.values[index].waiters.removeFirst()
+    }
+
+    /// Hands a reusable connection's slot to the first waiter for `key` (returned), or parks the connection idle.
+    /// One lookup of the key, and the host changed in place: hashing a key (its strings and TLS options) and
+    /// copying a host out of the dictionary are most of what a check-in costs.
+    @inline(never)
+    fileprivate mutating func parkOrHandOver(_ connection: Connection, key: PoolKey) -> ConnectionPool.Waiter? {
+        guard let index = hosts.index(forKey: key) else {
+            var host = ConnectionPool.Host()
+            host.idle.append(connection)
+            hosts[key] = host
+            return nil
+        }
+        if !hosts.values[index].waiters.isEmpty { return hosts.values[index].waiters.removeFirst() }
+        hosts.values[index].idle.append(connection)
+        return nil
     }
 
     /// Frees one slot of `key`, or passes it to the first waiter.

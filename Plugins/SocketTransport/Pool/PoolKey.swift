@@ -11,27 +11,70 @@ import HTTPCore
 /// then keeps meaning "per origin", and a proxy that ties state to a connection never sees two origins mixed.
 struct PoolKey: Hashable, Sendable, CustomStringConvertible {
     /// `http` or `https`, lower-cased.
-    var scheme: String
+    let scheme: String
     /// The origin's host, lower-cased, IPv6 literals without brackets.
-    var host: String
+    let host: String
     /// The origin's port, with the scheme's default filled in.
-    var port: Int
+    let port: Int
     /// The TLS options for `https`; `nil` for `http`.
-    var tls: TLSOptions?
+    let tls: TLSOptions?
     /// The proxy the connection goes through; `nil` for a direct connection (kept optional, not
     /// ``ProxyRoute/direct``, so that direct keys hash as cheaply as before routes existed).
-    var proxy: ProxyRoute?
+    let proxy: ProxyRoute?
     /// For a `CONNECT` tunnel, the `Proxy-Authorization` it was opened with: a tunnel authenticated for one user is
     /// never reused by a request that brought another answer, or none. Kept in memory only, never in
     /// ``description``.
-    var tunnelAuthorization: String? = nil
+    let tunnelAuthorization: String?
     /// Whether an `http` origin is reached through a `CONNECT` tunnel too (``RequestOptions/tunnelsThroughProxy``,
     /// curl's `-p`) rather than in absolute form.
-    var forcesTunnel = false
+    let forcesTunnel: Bool
     /// Whether TLS to the origin offers `http/1.1` alone although multiplexed protocols are configured: the
     /// connection carries a connection-bound handshake (NTLM), which HTTP/2 cannot carry (curl falls back the
     /// same way).
-    var offersOnlyHTTP1 = false
+    var offersOnlyHTTP1: Bool { didSet { fingerprint = fingerprintOfFields() } }
+    /// The hash of every field above, taken once: the pool looks a key up at each check-out and check-in, and
+    /// hashing its strings and TLS options each time showed in the per-request profile.
+    private var fingerprint = 0
+
+    /// A key from its parts.
+    init(
+        scheme: String, host: String, port: Int, tls: TLSOptions? = nil, proxy: ProxyRoute? = nil,
+        tunnelAuthorization: String? = nil, forcesTunnel: Bool = false, offersOnlyHTTP1: Bool = false
+    ) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.proxy = proxy
+        self.tunnelAuthorization = tunnelAuthorization
+        self.forcesTunnel = forcesTunnel
+        self.offersOnlyHTTP1 = offersOnlyHTTP1
+        fingerprint = fingerprintOfFields()
+    }
+
+    static func == (lhs: PoolKey, rhs: PoolKey) -> Bool {
+        lhs.fingerprint == rhs.fingerprint && lhs.port == rhs.port && lhs.host == rhs.host
+            && lhs.scheme == rhs.scheme && lhs.tls == rhs.tls && lhs.proxy == rhs.proxy
+            && lhs.tunnelAuthorization == rhs.tunnelAuthorization && lhs.forcesTunnel == rhs.forcesTunnel
+            && lhs.offersOnlyHTTP1 == rhs.offersOnlyHTTP1
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(fingerprint)
+    }
+
+    private func fingerprintOfFields() -> Int {
+        var hasher = Hasher()
+        hasher.combine(scheme)
+        hasher.combine(host)
+        hasher.combine(port)
+        hasher.combine(tls)
+        hasher.combine(proxy)
+        hasher.combine(tunnelAuthorization)
+        hasher.combine(forcesTunnel)
+        hasher.combine(offersOnlyHTTP1)
+        return hasher.finalize()
+    }
 
     /// The route: ``ProxyRoute/direct`` or the proxy.
     var route: ProxyRoute { proxy ?? .direct }
