@@ -32,4 +32,3 @@ extension BoundedContentDecoder {
     /// - Parameter length: The encoded body's length in bytes.
     public func prepare(forEncodedLength length: Int64) {}
 }
-
