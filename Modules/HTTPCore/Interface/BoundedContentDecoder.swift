@@ -17,5 +17,18 @@ public protocol BoundedContentDecoder: ContentDecoder {
     /// - Returns: The decoded bytes, at most `limit`, and how many bytes at the start of `input` it used.
     /// - Throws: ``ClientError`` with ``ClientError/Code/compressionFailed`` on corrupt input or past a limit.
     func decode(_ input: UnsafeRawBufferPointer, atMost limit: Int) throws -> (output: [UInt8], used: Int)
+
+    /// Says how long the encoded body is, before the first decode, when the response gives its length.
+    ///
+    /// A decoder may pick how it allocates from it: brotli and zstd map the window of a large body so the kernel
+    /// can back it with huge pages, which saves a page fault per 4 KiB of window (decision 0039). Never called when
+    /// the length is unknown; the default does nothing.
+    /// - Parameter length: The encoded body's length in bytes.
+    func prepare(forEncodedLength length: Int64)
 }
 
+extension BoundedContentDecoder {
+    /// Does nothing: the decoder allocates as it would for a body of unknown length.
+    /// - Parameter length: The encoded body's length in bytes.
+    public func prepare(forEncodedLength length: Int64) {}
+}

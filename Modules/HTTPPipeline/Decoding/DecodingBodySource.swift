@@ -17,6 +17,9 @@ final class DecodingBodySource: ResponseBodySource {
     private struct State {
         /// The decoder, or nil once finished.
         var decoder: (any ContentDecoder)?
+        /// The same decoder when it is a ``BoundedContentDecoder``, cast once here rather than per read; nil once
+        /// finished.
+        var bounded: (any BoundedContentDecoder)?
         /// Compressed bytes read from the base and not yet decoded.
         var pending: ArraySlice<UInt8> = []
         /// Whether a bounded decoder filled its last piece, so it may hold decoded bytes without more input.
@@ -27,9 +30,16 @@ final class DecodingBodySource: ResponseBodySource {
     // Used under the lock by one reader at a time.
     private let state: Mutex<State>
 
-    init(base: any ResponseBodySource, decoder: sending any ContentDecoder) {
+    /// - Parameters:
+    ///   - base: The encoded body.
+    ///   - decoder: Its decoder, used by this source alone.
+    ///   - encodedLength: The encoded body's length when the response gave it, which a bounded decoder may allocate
+    ///     by (``BoundedContentDecoder/prepare(forEncodedLength:)``).
+    init(base: any ResponseBodySource, decoder: sending any ContentDecoder, encodedLength: Int64? = nil) {
         self.base = base
-        self.state = Mutex(State(decoder: decoder))
+        let bounded = decoder as? any BoundedContentDecoder
+        if let bounded, let encodedLength { bounded.prepare(forEncodedLength: encodedLength) }
+        self.state = Mutex(State(decoder: decoder, bounded: bounded))
     }
 
     /// The base's trailers: a content coding covers the body, not the fields after it.
@@ -50,14 +60,14 @@ final class DecodingBodySource: ResponseBodySource {
             let decoded = try codecStaged {
                 try state.withLock { state -> [UInt8]? in
                     guard !state.pending.isEmpty || state.mayHoldOutput else { return nil }
+                    if let bounded = state.bounded {
+                        return try ContentCoding.nextPiece(
+                            from: &state.pending, mayHoldOutput: &state.mayHoldOutput, bounded)
+                    }
                     guard let decoder = state.decoder else {
                         state.pending = []
                         state.mayHoldOutput = false
                         return []
-                    }
-                    if let bounded = decoder as? any BoundedContentDecoder {
-                        return try ContentCoding.nextPiece(
-                            from: &state.pending, mayHoldOutput: &state.mayHoldOutput, bounded)
                     }
                     let slice = state.pending.prefix(Self.sliceSize)
                     state.pending = state.pending.dropFirst(slice.count)
@@ -71,7 +81,10 @@ final class DecodingBodySource: ResponseBodySource {
             guard let chunk = try await base.next() else {
                 let rest = try codecStaged {
                     try state.withLock { state -> [UInt8] in
-                        defer { state.decoder = nil }
+                        defer {
+                            state.decoder = nil
+                            state.bounded = nil
+                        }
                         return try state.decoder?.finish() ?? []
                     }
                 }
@@ -84,6 +97,7 @@ final class DecodingBodySource: ResponseBodySource {
     func discard() async {
         state.withLock { state in
             state.decoder = nil
+            state.bounded = nil
             state.pending = []
             state.mayHoldOutput = false
         }
@@ -104,8 +118,11 @@ func codecStaged<T>(_ body: () throws -> T) throws -> T {
 }
 
 extension ResponseBody {
-    /// The body decoded with `decoder` as it is read; the length is unknown.
+    /// The body decoded with `decoder` as it is read; the decoded length is unknown, the encoded one is the
+    /// decoder's to know.
     func decoded(with decoder: sending any ContentDecoder) -> ResponseBody {
-        ResponseBody(expectedLength: nil, source: DecodingBodySource(base: source, decoder: decoder))
+        ResponseBody(
+            expectedLength: nil,
+            source: DecodingBodySource(base: source, decoder: decoder, encodedLength: expectedLength))
     }
 }

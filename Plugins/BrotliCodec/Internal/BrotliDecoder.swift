@@ -3,14 +3,21 @@ import HTTPCore
 
 /// Decodes one `br` body, streaming, and enforces the codec's size and ratio limits as it goes.
 final class BrotliDecoder: BoundedContentDecoder {
-    /// The size of the output buffer, doubled when one chunk decodes to more.
+    /// The size of the output buffer of ``decode(_:)``, doubled when one chunk decodes to more.
     static let bufferSize = 256 * 1024
+
+    /// The smallest encoded body whose ring buffer is mapped for huge pages (``prepare(forEncodedLength:)``): text
+    /// compresses 10 to 12 times, so such a body fills a ring buffer of 2 MiB, the size a huge page needs.
+    static let largeBodyLength: Int64 = 256 * 1024
 
     private let functions: c_brotli_functions
     private let limits: DecompressionLimits
+    /// Where the decoder's memory comes from; outlives the decoder.
+    private let memory: UnsafeMutablePointer<c_brotli_memory>
     private let state: UnsafeMutableRawPointer
-    /// Reused from chunk to chunk; it grows only when a chunk decodes to more than any before it.
-    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// For ``decode(_:)`` only, made on its first call and reused from chunk to chunk; it grows only when a chunk
+    /// decodes to more than any before it. Bounded reads write into the arrays they return and never make it.
+    private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     /// Whether the brotli stream reached its end.
     private var ended = false
     /// Whether any input arrived; an empty body decodes to nothing.
@@ -21,16 +28,31 @@ final class BrotliDecoder: BoundedContentDecoder {
     init(library: BrotliLibrary, limits: DecompressionLimits) throws {
         functions = library.functions
         self.limits = limits
-        guard let state = functions.createInstance!(nil, nil, nil) else {
+        let memory = UnsafeMutablePointer<c_brotli_memory>.allocate(capacity: 1)
+        memory.initialize(to: c_brotli_memory())
+        self.memory = memory
+        guard let state = withUnsafePointer(to: library.functions, { c_brotli_create_instance($0, memory) }) else {
+            memory.deallocate()
             throw ClientError(.compressionFailed, message: "libbrotlidec could not start a decoder")
         }
         self.state = state
-        buffer = .allocate(capacity: Self.bufferSize)
     }
 
     deinit {
         functions.destroyInstance!(state)
+        memory.deallocate()
         buffer.deallocate()
+    }
+
+    func prepare(forEncodedLength length: Int64) {
+        if length >= Self.largeBodyLength { memory.pointee.large_body = 1 }
+    }
+
+    /// How many of the decoder's allocations are mapped for huge pages now, for tests.
+    var mappedAllocations: Int {
+        withUnsafeBytes(of: memory.pointee.mappings) { raw in
+            raw.bindMemory(to: c_brotli_mapping.self).filter { $0.start != nil }.count
+        }
     }
 
     func decode(_ chunk: [UInt8]) throws -> [UInt8] {
@@ -116,9 +138,9 @@ final class BrotliDecoder: BoundedContentDecoder {
         throw ClientError(.compressionFailed, message: "The compressed body ended before its br stream did")
     }
 
-    /// Doubles the output buffer, keeping its bytes.
+    /// Makes the output buffer, or doubles it keeping its bytes.
     private func grow() {
-        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(Self.bufferSize, buffer.count * 2))
         _ = grown.initialize(from: buffer)
         buffer.deallocate()
         buffer = grown

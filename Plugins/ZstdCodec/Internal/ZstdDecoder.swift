@@ -3,14 +3,21 @@ import HTTPCore
 
 /// Decodes one `zstd` body, streaming, and enforces the codec's size, ratio and window limits as it goes.
 final class ZstdDecoder: BoundedContentDecoder {
-    /// The size of the output buffer, doubled when one chunk decodes to more.
+    /// The size of the output buffer of ``decode(_:)``, doubled when one chunk decodes to more.
     static let bufferSize = 256 * 1024
+
+    /// The smallest encoded body whose window is mapped for huge pages (``prepare(forEncodedLength:)``): text
+    /// compresses 8 to 10 times, so such a body fills a window of 2 MiB, the size a huge page needs.
+    static let largeBodyLength: Int64 = 256 * 1024
 
     private let functions: c_zstd_functions
     private let limits: DecompressionLimits
+    /// Where the stream's memory comes from; outlives the stream.
+    private let memory: UnsafeMutablePointer<c_zstd_memory>
     private let stream: UnsafeMutableRawPointer
-    /// Reused from chunk to chunk; it grows only when a chunk decodes to more than any before it.
-    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// For ``decode(_:)`` only, made on its first call and reused from chunk to chunk; it grows only when a chunk
+    /// decodes to more than any before it. Bounded reads write into the arrays they return and never make it.
+    private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     /// Whether the input so far ends at the end of a frame (true before any input).
     private var atFrameEnd = true
     private var consumed: Int64 = 0
@@ -19,11 +26,14 @@ final class ZstdDecoder: BoundedContentDecoder {
     init(library: ZstdLibrary, limits: DecompressionLimits, maxWindowLog: Int) throws {
         functions = library.functions
         self.limits = limits
-        guard let stream = functions.createDStream!() else {
+        let memory = UnsafeMutablePointer<c_zstd_memory>.allocate(capacity: 1)
+        memory.initialize(to: c_zstd_memory())
+        self.memory = memory
+        guard let stream = withUnsafePointer(to: library.functions, { c_zstd_create_stream($0, memory) }) else {
+            memory.deallocate()
             throw ClientError(.compressionFailed, message: "libzstd could not start a decoder")
         }
         self.stream = stream
-        buffer = .allocate(capacity: Self.bufferSize)
         let status = functions.setParameter!(stream, Int32(C_ZSTD_D_WINDOW_LOG_MAX), Int32(maxWindowLog))
         if functions.isError!(status) != 0 {
             throw error("libzstd refused the window limit", status)
@@ -32,7 +42,19 @@ final class ZstdDecoder: BoundedContentDecoder {
 
     deinit {
         _ = functions.freeDStream!(stream)
+        memory.deallocate()
         buffer.deallocate()
+    }
+
+    func prepare(forEncodedLength length: Int64) {
+        if length >= Self.largeBodyLength { memory.pointee.large_body = 1 }
+    }
+
+    /// How many of the decoder's allocations are mapped for huge pages now, for tests.
+    var mappedAllocations: Int {
+        withUnsafeBytes(of: memory.pointee.mappings) { raw in
+            raw.bindMemory(to: c_zstd_mapping.self).filter { $0.start != nil }.count
+        }
     }
 
     func decode(_ chunk: [UInt8]) throws -> [UInt8] {
@@ -101,9 +123,9 @@ final class ZstdDecoder: BoundedContentDecoder {
         return []
     }
 
-    /// Doubles the output buffer, keeping its bytes.
+    /// Makes the output buffer, or doubles it keeping its bytes.
     private func grow() {
-        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(Self.bufferSize, buffer.count * 2))
         _ = grown.initialize(from: buffer)
         buffer.deallocate()
         buffer = grown
