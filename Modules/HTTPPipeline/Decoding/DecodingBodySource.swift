@@ -24,6 +24,11 @@ final class DecodingBodySource: ResponseBodySource {
         var pending: ArraySlice<UInt8> = []
         /// Whether a bounded decoder filled its last piece, so it may hold decoded bytes without more input.
         var mayHoldOutput = false
+
+        init(decoder: any ContentDecoder) {
+            self.decoder = decoder
+            bounded = decoder as? any BoundedContentDecoder
+        }
     }
 
     private let base: any ResponseBodySource
@@ -37,9 +42,8 @@ final class DecodingBodySource: ResponseBodySource {
     ///     by (``BoundedContentDecoder/prepare(forEncodedLength:)``).
     init(base: any ResponseBodySource, decoder: sending any ContentDecoder, encodedLength: Int64? = nil) {
         self.base = base
-        let bounded = decoder as? any BoundedContentDecoder
-        if let bounded, let encodedLength { bounded.prepare(forEncodedLength: encodedLength) }
-        self.state = Mutex(State(decoder: decoder, bounded: bounded))
+        self.state = Mutex(State(decoder: decoder))
+        if let encodedLength { state.withLock { $0.bounded?.prepare(forEncodedLength: encodedLength) } }
     }
 
     /// The base's trailers: a content coding covers the body, not the fields after it.
