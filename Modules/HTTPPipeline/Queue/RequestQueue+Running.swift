@@ -121,7 +121,9 @@ extension RequestQueue {
         _ handle: RequestHandle, _ original: Request, outcome: Result<ClientResponse, ClientError>,
         streams: [AsyncStream<QueueResult>.Continuation]
     ) -> Bool {
-        progress.end(handle.requestID, finished: (try? outcome.get()) != nil)
+        var finished = false
+        if case .success = outcome { finished = true }
+        progress.end(handle.requestID, finished: finished)
         let own = handle.callbacks
         switch outcome {
         case .success(let response) where callbacks.requestFinished != nil || own?.finished != nil:
