@@ -66,8 +66,8 @@ public final class RequestQueue: Sendable {
     deinit {
         // Only waiting requests can remain (a running one's worker keeps the queue alive): they will never run, so
         // their handles' waits and the result sequences end here, without callbacks.
-        let (handles, streams) = shared.withLock { ($0.entries.values, $0.streams) }
-        for handle in handles { handle.markFinished() }
+        let (waiting, streams) = shared.withLock { ($0.scheduler.waiting, $0.streams) }
+        for member in waiting { member.handle.markFinished() }
         for continuation in streams { continuation.finish() }
     }
 
@@ -85,11 +85,10 @@ public final class RequestQueue: Sendable {
         let handle = RequestHandle(requestID: .next(), callbacks: callbacks, queued: request, in: self)
         progress.add(request, id: handle.requestID)
         let work = modify { shared in
-            shared.entries[handle.requestID] = handle
             let preflight =
                 configuration.showsAccurateProgress && shared.scheduler.isSuspended
                 && request.method == .get
-            return shared.scheduler.add(handle.requestID, preflight: preflight)
+            return shared.scheduler.add(Member(handle: handle), preflight: preflight)
         }
         perform(work)
         return handle
