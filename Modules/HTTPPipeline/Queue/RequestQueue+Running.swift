@@ -25,7 +25,7 @@ extension RequestQueue {
         var waiters: [UInt64: (drain: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
         /// The open result sequences, in the order they were taken; only ever appended to, and emptied at a drain.
         /// An array, so that handing them to a finished request costs a retain rather than a copy.
-        var streams: [AsyncStream<QueueResult>.Continuation] = []
+        var streams: [QueueResultBuffer] = []
         var nextToken: UInt64 = 0
         /// Drains so far, counted when the scheduler reports them.
         var drainsAnnounced: UInt64 = 0
@@ -49,7 +49,7 @@ extension RequestQueue {
         var cancelPreflights: [Task<Void, Never>] = []
         /// The drain's number when the scheduler reported one.
         var drained: UInt64?
-        var streams: [AsyncStream<QueueResult>.Continuation] = []
+        var streams: [QueueResultBuffer] = []
     }
 
     /// Changes the state under the lock and collects the work to do once it is released.
@@ -95,7 +95,7 @@ extension RequestQueue {
                 queueFinished?()
                 self?.delivered(drain)
             }
-            for continuation in work.streams { continuation.finish() }
+            for stream in work.streams { stream.finish() }
         }
         for handle in work.cancel { handle.cancel() }
         for task in work.cancelPreflights { task.cancel() }
@@ -132,7 +132,7 @@ extension RequestQueue {
     @discardableResult
     func report(
         _ handle: RequestHandle, _ original: Request, own: RequestCallbacks?,
-        outcome: Result<ClientResponse, ClientError>, streams: [AsyncStream<QueueResult>.Continuation]
+        outcome: Result<ClientResponse, ClientError>, streams: [QueueResultBuffer]
     ) -> Bool {
         var finished = false
         if case .success = outcome { finished = true }
@@ -150,7 +150,7 @@ extension RequestQueue {
             break  // nobody listens: no closure to allocate
         }
         let result = QueueResult(requestID: handle.requestID, request: original, result: outcome)
-        for continuation in streams { continuation.yield(result) }
+        for stream in streams { stream.yield(result) }
         return handle.markFinished()
     }
 

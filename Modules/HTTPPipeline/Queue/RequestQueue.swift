@@ -68,7 +68,7 @@ public final class RequestQueue: Sendable {
         // their handles' waits and the result sequences end here, without callbacks.
         let (waiting, streams) = shared.withLock { ($0.scheduler.waiting, $0.streams) }
         for member in waiting { member.handle.markFinished() }
-        for continuation in streams { continuation.finish() }
+        for stream in streams { stream.finish() }
     }
 
     /// Adds a request (ASINetworkQueue's `addOperation:`). It starts once the queue runs and there is room.
@@ -139,14 +139,14 @@ public final class RequestQueue: Sendable {
     /// The results of the requests that end from now on, in the order they end; the sequence ends when the
     /// queue next drains (at once when the queue is running and empty). Take it before ``go()`` to see them all.
     public var results: AsyncStream<QueueResult> {
-        let (stream, continuation) = AsyncStream.makeStream(of: QueueResult.self, bufferingPolicy: .unbounded)
+        let buffer = QueueResultBuffer()
         let idle = shared.withLock { shared in
             guard shared.scheduler.outstanding > 0 || shared.scheduler.isSuspended else { return true }
-            shared.streams.append(continuation)
+            shared.streams.append(buffer)
             return false
         }
-        if idle { continuation.finish() }
-        return stream
+        if idle { buffer.finish() }
+        return buffer.stream()
     }
 
     /// Waits until every request added has finished or failed and every callback that caused has run: each
