@@ -16,7 +16,7 @@ import Testing
 
     @Test func bufferedResultsAreReadInOrderBeforeTheFinish() async {
         let buffer = QueueResultBuffer()
-        for number in 1...100 { buffer.yield(Self.result(number)) }
+        for number in UInt64(1)...100 { buffer.yield(Self.result(number)) }
         buffer.finish()
         buffer.yield(Self.result(101))  // after the finish: dropped
         var read: [UInt64] = []
@@ -31,7 +31,7 @@ import Testing
             for await result in buffer.stream() { read.append(result.requestID.rawValue) }
             return read
         }
-        for number in 1...50 {
+        for number in UInt64(1)...50 {
             buffer.yield(Self.result(number))
             await Task.yield()
         }
