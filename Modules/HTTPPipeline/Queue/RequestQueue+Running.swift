@@ -126,8 +126,13 @@ extension RequestQueue {
 
     /// Counts the request as over in the totals (complete only when it finished), delivers its last callbacks (its
     /// own, then the queue's) and its result, and marks its handle finished.
-    /// - Parameter own: The request's callbacks as last read; their delivery reads them again, so one cleared since
-    ///   is not called.
+    /// - Parameters:
+    ///   - handle: The request's handle.
+    ///   - original: The request as added.
+    ///   - own: The request's callbacks as last read; their delivery reads them again, so one cleared since is not
+    ///     called.
+    ///   - outcome: The response or the error.
+    ///   - streams: The open result sequences.
     /// - Returns: Whether the worker that ran the request must retire (``RequestHandle/markFinished()``).
     @discardableResult
     func report(
