@@ -41,18 +41,21 @@ struct RequestBudgetTests {
     /// sleep once), so a hop onto the loop and back for a lone request (three) fails; with 16 tasks the loop's
     /// wake-ups carry several answers each (0.2–1.0 per request measured, by the machine's load). Switches depend on
     /// scheduling more than the other counts, so their room is wider: half a switch.
+    /// The queue (0035's addendum): release 5.0 allocations / 19.02 frames / 16,325 bytes, its results read through
+    /// `AsyncStream(unfolding:)` over the queue's own buffer; in debug, where nothing is inlined, that stream's reads
+    /// take three frames more (33.92 / 35,205), so the debug queue budget rose while the release one fell.
     static let budgets: [String: [String: Budget]] = [
         "release": [
             "seq": Budget(mallocs: 5.5, taskAllocs: 16.5, taskAllocBytes: 15_100, switches: 2.5),
             "seq-raw": Budget(mallocs: 4.5, taskAllocs: 15.5, taskAllocBytes: 9_600, switches: 2.5),
             "conc": Budget(mallocs: 5.5, taskAllocs: 18.5, taskAllocBytes: 15_500, switches: 2.5),
-            "queue": Budget(mallocs: 7.5, taskAllocs: 19.5, taskAllocBytes: 17_200, switches: 2.5),
+            "queue": Budget(mallocs: 6.5, taskAllocs: 19.5, taskAllocBytes: 16_700, switches: 2.5),
         ],
         "debug": [
             "seq": Budget(mallocs: 120, taskAllocs: 28.5, taskAllocBytes: 30_300, switches: 2.5),
             "seq-raw": Budget(mallocs: 58, taskAllocs: 22.5, taskAllocBytes: 14_800, switches: 2.5),
             "conc": Budget(mallocs: 120, taskAllocs: 30.5, taskAllocBytes: 30_700, switches: 2.5),
-            "queue": Budget(mallocs: 122, taskAllocs: 31.5, taskAllocBytes: 33_600, switches: 2.5),
+            "queue": Budget(mallocs: 122, taskAllocs: 34.5, taskAllocBytes: 36_000, switches: 2.5),
         ],
     ]
 

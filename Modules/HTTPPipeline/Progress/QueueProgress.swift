@@ -41,8 +41,9 @@ final class QueueProgress: Sendable {
                 tallies.upload.add(id, size: length, isUnit: length == 0)
                 tallies.download.add(id, size: nil, isUnit: false)
             } else {
-                tallies.upload.add(id, size: nil, isUnit: true)
-                tallies.download.add(id, size: nil, isUnit: true)
+                // Simple mode: every request is one unit whatever it reports, so it needs no item.
+                tallies.upload.addUnit()
+                tallies.download.addUnit()
             }
         }
     }
@@ -66,12 +67,19 @@ final class QueueProgress: Sendable {
     /// The request is over: complete when it `finished`, otherwise (failed or cancelled) left at what it moved.
     func end(_ id: RequestID, finished: Bool) {
         change(reporting: nil) { tallies in
-            if finished {
+            switch (isAccurate, finished) {
+            case (true, true):
                 tallies.upload.complete(id)
                 tallies.download.complete(id)
-            } else {
+            case (true, false):
                 tallies.upload.abandon(id)
                 tallies.download.abandon(id)
+            case (false, true):
+                tallies.upload.completeUnit()
+                tallies.download.completeUnit()
+            case (false, false):
+                tallies.upload.abandonUnit()
+                tallies.download.abandonUnit()
             }
         }
     }

@@ -36,6 +36,9 @@ struct QueueProgressTally: Sendable, Equatable {
     }
 
     private var items: [RequestID: Item] = [:]
+    /// Requests that count one unit each and are tracked as a number, not as items (``addUnit()``): their share of
+    /// the total is one unit each, none of it done until they end.
+    private(set) var pendingUnits: Int64 = 0
     /// The total so far.
     private(set) var total: Int64 = 0
     /// The part of ``total`` done.
@@ -77,7 +80,7 @@ struct QueueProgressTally: Sendable, Equatable {
     }
 
     /// Whether every request added is over, finished or not.
-    var isIdle: Bool { items.isEmpty }
+    var isIdle: Bool { items.isEmpty && pendingUnits == 0 }
 
     /// The request finished: it counts as complete, as one unit when its size was never known.
     mutating func complete(_ id: RequestID) {
@@ -94,6 +97,30 @@ struct QueueProgressTally: Sendable, Equatable {
         let size = max(item.size, 1)
         total += size - item.size
         abandoned += size - item.done
+    }
+
+    /// Adds a request that counts as one unit whatever it reports, without an item: a queue in simple mode, whose
+    /// requests' own events never reach the tally, counts its requests this way, so that adding and ending one is
+    /// two additions instead of a dictionary entry (Docs/Decisions/0035-queue-workers.md, addendum). End it with
+    /// ``completeUnit()`` or ``abandonUnit()``; it matches ``add(_:size:isUnit:)`` with `isUnit` followed by
+    /// ``complete(_:)`` or ``abandon(_:)``.
+    mutating func addUnit() {
+        pendingUnits += 1
+        total += 1
+    }
+
+    /// A request added with ``addUnit()`` finished: its unit is done.
+    mutating func completeUnit() {
+        guard pendingUnits > 0 else { return }
+        pendingUnits -= 1
+        done += 1
+    }
+
+    /// A request added with ``addUnit()`` failed or was cancelled: its unit stays in the total, not done.
+    mutating func abandonUnit() {
+        guard pendingUnits > 0 else { return }
+        pendingUnits -= 1
+        abandoned += 1
     }
 
     /// Takes out of the total what failed or cancelled requests never moved, keeping what they and every other

@@ -1,19 +1,31 @@
 import HTTPCore
 
+/// What a ``QueueState`` schedules: a request as the queue knows it. The queue schedules its requests' handles
+/// (``RequestQueue/Member``), so that a request that starts or fails needs no lookup from an ID to its handle; the
+/// tests schedule bare ``RequestID``s.
+protocol QueueMember: Hashable, Sendable {
+    /// Orders members by when they were added: running requests are cancelled in this order.
+    var addedOrder: UInt64 { get }
+}
+
+extension RequestID: QueueMember {
+    var addedOrder: UInt64 { rawValue }
+}
+
 /// The scheduling rules of a ``RequestQueue`` as a pure value: which requests start, which are cancelled, and
 /// when the queue has drained. The queue holds it behind a lock and carries out the returned ``Actions``.
-struct QueueState: Sendable {
+struct QueueState<Member: QueueMember>: Sendable {
     /// What to do once the lock is released.
     struct Actions: Equatable, Sendable {
         /// Requests whose HEAD pre-flight starts now.
-        var preflights: [RequestID] = []
+        var preflights: [Member] = []
         /// Requests that start now; usually none or one, kept inline.
-        var starts = InlineList<RequestID>()
+        var starts = InlineList<Member>()
         /// Requests that never ran and fail now, in order. Each still counts as outstanding until the queue reports
         /// it with ``pendingFailureReported(_:)``, so the drain is never announced before their callbacks.
-        var failedWhilePending: [RequestID] = []
+        var failedWhilePending: [Member] = []
         /// Running requests and pre-flights to cancel.
-        var cancelRunning: [RequestID] = []
+        var cancelRunning: [Member] = []
         /// Every request added has finished or failed: the queue's `queueFinished` is due.
         var drained = false
     }
@@ -27,14 +39,16 @@ struct QueueState: Sendable {
     /// Requests added and not yet finished or failed (ASINetworkQueue's `requestsCount`).
     private(set) var outstanding = 0
     /// Requests and pre-flights running now.
-    var running: Int { runningIDs.count }
+    var running: Int { runningMembers.count }
+    /// The requests waiting to start, in order.
+    var waiting: [Member] { pendingStarts.elements }
 
     private var pendingPreflights = FIFO()
     private var pendingStarts = FIFO()
-    private var preflightsOutstanding: Set<RequestID> = []
-    private var runningIDs: Set<RequestID> = []
+    private var preflightsOutstanding: Set<Member> = []
+    private var runningMembers: Set<Member> = []
     /// Running requests and pre-flights already told to cancel.
-    private var cancelRequested: Set<RequestID> = []
+    private var cancelRequested: Set<Member> = []
 
     init(width: Int, cancelsAllOnFailure: Bool) {
         self.width = width
@@ -43,7 +57,7 @@ struct QueueState: Sendable {
 
     /// Adds a request. With `preflight`, a HEAD request runs first, and no request starts while a pre-flight is
     /// waiting or running, so the total is known before any body moves.
-    mutating func add(_ id: RequestID, preflight: Bool) -> Actions {
+    mutating func add(_ id: Member, preflight: Bool) -> Actions {
         outstanding += 1
         if preflight {
             pendingPreflights.append(id)
@@ -65,34 +79,34 @@ struct QueueState: Sendable {
     }
 
     /// A pre-flight ended, answered or failed: its request stays pending and starts like any other.
-    mutating func preflightEnded(_ id: RequestID) -> Actions {
-        runningIDs.remove(id)
+    mutating func preflightEnded(_ id: Member) -> Actions {
+        runningMembers.remove(id)
         cancelRequested.remove(id)
         preflightsOutstanding.remove(id)
         return schedule()
     }
 
     /// A started request ended; `failed` includes a cancel.
-    mutating func ended(_ id: RequestID, failed: Bool) -> Actions {
-        guard runningIDs.remove(id) != nil else { return Actions() }
+    mutating func ended(_ id: Member, failed: Bool) -> Actions {
+        guard runningMembers.remove(id) != nil else { return Actions() }
         cancelRequested.remove(id)
         return settle(failed: failed)
     }
 
     /// A request returned in ``Actions/failedWhilePending`` has been reported failed: it is over now.
-    mutating func pendingFailureReported(_ id: RequestID) -> Actions {
+    mutating func pendingFailureReported(_ id: Member) -> Actions {
         settle(failed: true)
     }
 
     /// A request that has not started is cancelled: it fails now.
     /// Returns `nil` when the request is not waiting (it is running or over).
-    mutating func failPending(_ id: RequestID) -> Actions? {
+    mutating func failPending(_ id: Member) -> Actions? {
         guard pendingStarts.remove(id) else { return nil }
         _ = pendingPreflights.remove(id)
         preflightsOutstanding.remove(id)
         var actions = schedule()  // when it was the last pre-flight out, requests may start
         actions.failedWhilePending = [id]
-        if runningIDs.contains(id), cancelRequested.insert(id).inserted {
+        if runningMembers.contains(id), cancelRequested.insert(id).inserted {
             actions.cancelRunning.append(id)  // its pre-flight is running and no longer needed
         }
         return actions
@@ -102,8 +116,8 @@ struct QueueState: Sendable {
     /// (ASINetworkQueue's `cancelAllOperations`).
     mutating func cancelAll() -> Actions {
         var actions = Actions()
-        actions.cancelRunning = runningIDs.subtracting(cancelRequested).sorted { $0.rawValue < $1.rawValue }
-        cancelRequested.formUnion(runningIDs)
+        actions.cancelRunning = runningMembers.subtracting(cancelRequested).sorted { $0.addedOrder < $1.addedOrder }
+        cancelRequested.formUnion(runningMembers)
         actions.failedWhilePending = pendingStarts.removeAll()
         _ = pendingPreflights.removeAll()
         preflightsOutstanding = []
@@ -121,12 +135,12 @@ struct QueueState: Sendable {
     private mutating func schedule() -> Actions {
         var actions = Actions()
         guard !isSuspended else { return actions }
-        while runningIDs.count < width {
+        while runningMembers.count < width {
             if let id = pendingPreflights.popFirst() {
-                runningIDs.insert(id)
+                runningMembers.insert(id)
                 actions.preflights.append(id)
             } else if preflightsOutstanding.isEmpty, let id = pendingStarts.popFirst() {
-                runningIDs.insert(id)
+                runningMembers.insert(id)
                 actions.starts.append(id)
             } else {
                 break
@@ -137,16 +151,19 @@ struct QueueState: Sendable {
 }
 
 extension QueueState {
-    /// A first-in, first-out list of request IDs with O(1) removal from the front.
+    /// A first-in, first-out list of members with O(1) removal from the front.
     struct FIFO: Sendable {
-        private var items: [RequestID] = []
+        private var items: [Member] = []
         private var head = 0
 
         var isEmpty: Bool { head == items.count }
 
-        mutating func append(_ id: RequestID) { items.append(id) }
+        /// The members, in order.
+        var elements: [Member] { Array(items[head...]) }
 
-        mutating func popFirst() -> RequestID? {
+        mutating func append(_ id: Member) { items.append(id) }
+
+        mutating func popFirst() -> Member? {
             guard head < items.count else { return nil }
             let id = items[head]
             head += 1
@@ -158,14 +175,14 @@ extension QueueState {
         }
 
         /// Removes `id` wherever it is; returns whether it was there.
-        mutating func remove(_ id: RequestID) -> Bool {
+        mutating func remove(_ id: Member) -> Bool {
             guard let index = items[head...].firstIndex(of: id) else { return false }
             items.remove(at: index)
             return true
         }
 
         /// Removes and returns everything, in order.
-        mutating func removeAll() -> [RequestID] {
+        mutating func removeAll() -> [Member] {
             let rest = Array(items[head...])
             items = []
             head = 0

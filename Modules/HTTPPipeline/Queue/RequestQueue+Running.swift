@@ -3,17 +3,29 @@ import HTTPCore
 import Synchronization
 
 extension RequestQueue {
+    /// A request as the scheduler holds it: its handle (which holds the request), the same member as long as the
+    /// handle lives. The scheduler's lists and sets are the queue's only record of its requests, so a request that
+    /// starts, ends or fails is found without a lookup by ID.
+    struct Member: QueueMember {
+        let handle: RequestHandle
+
+        var addedOrder: UInt64 { handle.requestID.rawValue }
+
+        static func == (lhs: Member, rhs: Member) -> Bool { lhs.handle === rhs.handle }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(handle.requestID) }
+    }
+
     /// Everything behind the queue's lock.
     struct Shared: Sendable {
-        var scheduler: QueueState
-        /// The requests added and not yet over, waiting or running; each handle holds its request.
-        var entries: [RequestID: RequestHandle] = [:]
+        /// The requests added and not yet over, waiting or running, with the rules that schedule them.
+        var scheduler: QueueState<Member>
         var preflights: [RequestID: Task<Void, Never>] = [:]
         /// Tasks in ``RequestQueue/waitUntilFinished()``, each with the drain it waits for.
         var waiters: [UInt64: (drain: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
         /// The open result sequences, in the order they were taken; only ever appended to, and emptied at a drain.
         /// An array, so that handing them to a finished request costs a retain rather than a copy.
-        var streams: [AsyncStream<QueueResult>.Continuation] = []
+        var streams: [QueueResultBuffer] = []
         var nextToken: UInt64 = 0
         /// Drains so far, counted when the scheduler reports them.
         var drainsAnnounced: UInt64 = 0
@@ -37,22 +49,22 @@ extension RequestQueue {
         var cancelPreflights: [Task<Void, Never>] = []
         /// The drain's number when the scheduler reported one.
         var drained: UInt64?
-        var streams: [AsyncStream<QueueResult>.Continuation] = []
+        var streams: [QueueResultBuffer] = []
     }
 
     /// Changes the state under the lock and collects the work to do once it is released.
-    func modify(_ change: (inout Shared) -> QueueState.Actions) -> Work {
+    func modify(_ change: (inout Shared) -> QueueState<Member>.Actions) -> Work {
         shared.withLock { shared in
             let actions = change(&shared)
             var work = Work()
-            work.preflights = actions.preflights.compactMap { shared.entries[$0] }
-            work.starts = actions.starts.compactMapInline { shared.entries[$0] }
-            work.failed = actions.failedWhilePending.compactMap { shared.entries.removeValue(forKey: $0) }
-            for id in actions.cancelRunning {
-                if let task = shared.preflights[id] {
+            work.preflights = actions.preflights.map(\.handle)
+            work.starts = actions.starts.compactMapInline { $0.handle }
+            work.failed = actions.failedWhilePending.map(\.handle)
+            for member in actions.cancelRunning {
+                if let task = shared.preflights[member.handle.requestID] {
                     work.cancelPreflights.append(task)
-                } else if let handle = shared.entries[id] {
-                    work.cancel.append(handle)
+                } else {
+                    work.cancel.append(member.handle)
                 }
             }
             if actions.drained {
@@ -71,10 +83,9 @@ extension RequestQueue {
         for handle in work.failed {
             let error = ClientError(.cancelled, message: "The request was cancelled")
             if let original = handle.queuedRequest {
-                report(handle, original, outcome: .failure(error), streams: work.streams)
+                report(handle, original, own: handle.callbacks, outcome: .failure(error), streams: work.streams)
             }
-            let id = handle.requestID
-            perform(modify { $0.scheduler.pendingFailureReported(id) })
+            perform(modify { $0.scheduler.pendingFailureReported(Member(handle: handle)) })
         }
         if let drain = work.drained {
             // The executor runs jobs in order, so this one runs after every callback of this drain's requests.
@@ -84,7 +95,7 @@ extension RequestQueue {
                 queueFinished?()
                 self?.delivered(drain)
             }
-            for continuation in work.streams { continuation.finish() }
+            for stream in work.streams { stream.finish() }
         }
         for handle in work.cancel { handle.cancel() }
         for task in work.cancelPreflights { task.cancel() }
@@ -104,25 +115,33 @@ extension RequestQueue {
     }
 
     /// A waiting request's handle was cancelled.
-    func cancelWaiting(_ id: RequestID) {
-        var actions: QueueState.Actions?
+    func cancelWaiting(_ handle: RequestHandle) {
+        var actions: QueueState<Member>.Actions?
         let work = modify { shared in
-            actions = shared.scheduler.failPending(id)
-            return actions ?? QueueState.Actions()
+            actions = shared.scheduler.failPending(Member(handle: handle))
+            return actions ?? QueueState<Member>.Actions()
         }
         if actions != nil { perform(work) }
     }
 
     /// Counts the request as over in the totals (complete only when it finished), delivers its last callbacks (its
     /// own, then the queue's) and its result, and marks its handle finished.
+    /// - Parameters:
+    ///   - handle: The request's handle.
+    ///   - original: The request as added.
+    ///   - own: The request's callbacks as last read; their delivery reads them again, so one cleared since is not
+    ///     called.
+    ///   - outcome: The response or the error.
+    ///   - streams: The open result sequences.
     /// - Returns: Whether the worker that ran the request must retire (``RequestHandle/markFinished()``).
     @discardableResult
     func report(
-        _ handle: RequestHandle, _ original: Request, outcome: Result<ClientResponse, ClientError>,
-        streams: [AsyncStream<QueueResult>.Continuation]
+        _ handle: RequestHandle, _ original: Request, own: RequestCallbacks?,
+        outcome: Result<ClientResponse, ClientError>, streams: [QueueResultBuffer]
     ) -> Bool {
-        progress.end(handle.requestID, finished: (try? outcome.get()) != nil)
-        let own = handle.callbacks
+        var finished = false
+        if case .success = outcome { finished = true }
+        progress.end(handle.requestID, finished: finished)
         switch outcome {
         case .success(let response) where callbacks.requestFinished != nil || own?.finished != nil:
             deliver(
@@ -136,7 +155,7 @@ extension RequestQueue {
             break  // nobody listens: no closure to allocate
         }
         let result = QueueResult(requestID: handle.requestID, request: original, result: outcome)
-        for continuation in streams { continuation.yield(result) }
+        for stream in streams { stream.yield(result) }
         return handle.markFinished()
     }
 

@@ -21,35 +21,32 @@ extension RequestQueue {
     }
 
     /// Runs one request on `worker`, reports it, and carries out what its end asks of the scheduler.
+    ///
+    /// Inlined into the worker's loop, so that its locals live in the worker's frame, allocated once per worker,
+    /// instead of a frame of its own per request (Docs/Decisions/0035-queue-workers.md, addendum).
     /// - Returns: The request this worker runs next: the first the scheduler started as this one ended, unless the
     ///   worker was cancelled with its request (then a new worker takes it).
+    @inline(__always)
     func run(_ handle: RequestHandle, on worker: QueueWorker) async -> RequestHandle? {
-        let (request, sends) = handle.begin(on: worker)
+        let (request, sends, own) = handle.begin(on: worker)
         guard let original = request else {
             // Over already, so never reported again; only its slot is left to free.
-            perform(
-                modify { shared in
-                    shared.entries.removeValue(forKey: handle.requestID)
-                    return shared.scheduler.ended(handle.requestID, failed: true)
-                })
+            perform(modify { $0.scheduler.ended(Member(handle: handle), failed: true) })
             return nil
         }
         let outcome: Result<ClientResponse, ClientError>
         if sends {
-            outcome = await send(original, for: handle)
+            outcome = await send(original, for: handle, own: own)
         } else {
             outcome = .failure(ClientError(.cancelled, message: "The request was cancelled"))
         }
         // Reported before the scheduler hears of the end, so that the drain (which ends the result sequences) comes
         // after every request's result.
-        let streams = shared.withLock { shared in
-            shared.entries.removeValue(forKey: handle.requestID)
-            return shared.streams
-        }
-        let retires = report(handle, original, outcome: outcome, streams: streams)
+        let streams = shared.withLock { $0.streams }
+        let retires = report(handle, original, own: own, outcome: outcome, streams: streams)
         var failed = false
         if case .failure = outcome { failed = true }
-        var work = modify { $0.scheduler.ended(handle.requestID, failed: failed) }
+        var work = modify { $0.scheduler.ended(Member(handle: handle), failed: failed) }
         var next: RequestHandle?
         if !retires, !Task.isCancelled { next = work.starts.popFirst() }
         perform(work)
@@ -58,8 +55,10 @@ extension RequestQueue {
 
     /// Sends the request through the client, with the pipeline events and data handler its callbacks ask for.
     @inline(__always)
-    private func send(_ original: Request, for handle: RequestHandle) async -> Result<ClientResponse, ClientError> {
-        let (events, onData) = pipelineEvents(for: handle, original)
+    private func send(
+        _ original: Request, for handle: RequestHandle, own: RequestCallbacks?
+    ) async -> Result<ClientResponse, ClientError> {
+        let (events, onData) = pipelineEvents(for: handle, original, own: own)
         do {
             let response = try await client.send(
                 sent(original), id: handle.requestID, events: events, onData: onData)
@@ -82,10 +81,9 @@ extension RequestQueue {
     /// callbacks allocates nothing for them.
     @inline(never)
     private func pipelineEvents(
-        for handle: RequestHandle, _ original: Request
+        for handle: RequestHandle, _ original: Request, own: RequestCallbacks?
     ) -> (PipelineEvents, (@Sendable ([UInt8]) -> Void)?) {
         let queued = callbacks
-        let own = handle.callbacks
         var events = PipelineEvents()
         if queued.requestStarted != nil || own?.started != nil {
             events.started = { [self] _ in
@@ -128,7 +126,7 @@ extension RequestQueue {
         let id = handle.requestID
         guard var head = handle.queuedRequest else {
             // Failed while its pre-flight was being started: the pre-flight's slot is free at once.
-            perform(modify { $0.scheduler.preflightEnded(id) })
+            perform(modify { $0.scheduler.preflightEnded(Member(handle: handle)) })
             return
         }
         head.method = .head
@@ -153,7 +151,7 @@ extension RequestQueue {
                 perform(
                     modify { shared in
                         shared.preflights.removeValue(forKey: id)
-                        return shared.scheduler.preflightEnded(id)
+                        return shared.scheduler.preflightEnded(Member(handle: handle))
                     })
             }
         }

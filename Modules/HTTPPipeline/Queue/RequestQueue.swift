@@ -66,9 +66,9 @@ public final class RequestQueue: Sendable {
     deinit {
         // Only waiting requests can remain (a running one's worker keeps the queue alive): they will never run, so
         // their handles' waits and the result sequences end here, without callbacks.
-        let (handles, streams) = shared.withLock { ($0.entries.values, $0.streams) }
-        for handle in handles { handle.markFinished() }
-        for continuation in streams { continuation.finish() }
+        let (waiting, streams) = shared.withLock { ($0.scheduler.waiting, $0.streams) }
+        for member in waiting { member.handle.markFinished() }
+        for stream in streams { stream.finish() }
     }
 
     /// Adds a request (ASINetworkQueue's `addOperation:`). It starts once the queue runs and there is room.
@@ -85,11 +85,10 @@ public final class RequestQueue: Sendable {
         let handle = RequestHandle(requestID: .next(), callbacks: callbacks, queued: request, in: self)
         progress.add(request, id: handle.requestID)
         let work = modify { shared in
-            shared.entries[handle.requestID] = handle
             let preflight =
                 configuration.showsAccurateProgress && shared.scheduler.isSuspended
                 && request.method == .get
-            return shared.scheduler.add(handle.requestID, preflight: preflight)
+            return shared.scheduler.add(Member(handle: handle), preflight: preflight)
         }
         perform(work)
         return handle
@@ -140,14 +139,14 @@ public final class RequestQueue: Sendable {
     /// The results of the requests that end from now on, in the order they end; the sequence ends when the
     /// queue next drains (at once when the queue is running and empty). Take it before ``go()`` to see them all.
     public var results: AsyncStream<QueueResult> {
-        let (stream, continuation) = AsyncStream.makeStream(of: QueueResult.self, bufferingPolicy: .unbounded)
+        let buffer = QueueResultBuffer()
         let idle = shared.withLock { shared in
             guard shared.scheduler.outstanding > 0 || shared.scheduler.isSuspended else { return true }
-            shared.streams.append(continuation)
+            shared.streams.append(buffer)
             return false
         }
-        if idle { continuation.finish() }
-        return stream
+        if idle { buffer.finish() }
+        return buffer.stream()
     }
 
     /// Waits until every request added has finished or failed and every callback that caused has run: each

@@ -49,13 +49,15 @@ public final class RequestHandle: Sendable {
     /// The queued request as it was added; `nil` once it is over.
     var queuedRequest: Request? { state.withLock { $0.queued } }
 
-    /// A queue worker takes the request: returns it as added, and whether to send it (`false`: it was cancelled
-    /// before it started, and fails without being sent). While it runs, a cancel cancels the worker's task.
-    func begin(on worker: QueueWorker) -> (request: Request?, sends: Bool) {
-        state.withLock { state -> (request: Request?, sends: Bool) in
-            guard !state.cancelRequested else { return (state.queued, false) }
+    /// A queue worker takes the request: returns it as added, whether to send it (`false`: it was cancelled
+    /// before it started, and fails without being sent), and the callbacks set now (in the same lock, so the worker
+    /// reads them once; a callback cleared later is still not called, since its delivery reads them again). While it
+    /// runs, a cancel cancels the worker's task.
+    func begin(on worker: QueueWorker) -> (request: Request?, sends: Bool, callbacks: RequestCallbacks?) {
+        state.withLock { state -> (request: Request?, sends: Bool, callbacks: RequestCallbacks?) in
+            guard !state.cancelRequested else { return (state.queued, false, state.callbacks) }
             state.worker = worker
-            return (state.queued, true)
+            return (state.queued, true, state.callbacks)
         }
     }
 
@@ -84,7 +86,7 @@ public final class RequestHandle: Sendable {
         }
         task?.cancel()
         worker?.cancel()
-        queue?.cancelWaiting(requestID)
+        queue?.cancelWaiting(self)
     }
 
     /// The request is over and its last callback enqueued: drops the task (which captures this handle, so

@@ -100,4 +100,34 @@ import Testing
         tally.complete(c)
         #expect(tally.fraction == 1)
     }
+
+    /// Units counted as a number (a simple-mode queue) add up exactly like unit items: same total, done part,
+    /// abandoned part and idleness after every step.
+    @Test func countedUnitsMatchUnitItems() {
+        var items = QueueProgressTally()
+        var counted = QueueProgressTally()
+        func same() -> Bool {
+            items.total == counted.total && items.done == counted.done && items.abandoned == counted.abandoned
+                && items.isIdle == counted.isIdle && items.fraction == counted.fraction
+        }
+        for id in [a, b, c] {
+            items.add(id, size: nil, isUnit: true)
+            counted.addUnit()
+        }
+        #expect(same() && counted.pendingUnits == 3 && !counted.isIdle)
+        items.complete(a)
+        counted.completeUnit()
+        #expect(same() && counted.fraction == 1.0 / 3.0)
+        items.abandon(b)
+        counted.abandonUnit()
+        #expect(same() && counted.abandoned == 1)
+        items.complete(c)
+        counted.completeUnit()
+        #expect(same() && counted.isIdle && counted.pendingUnits == 0)
+        counted.completeUnit()  // an end without an add changes nothing
+        counted.abandonUnit()
+        items.dropAbandoned()
+        counted.dropAbandoned()
+        #expect(same() && counted.total == 2 && counted.fraction == 1)
+    }
 }

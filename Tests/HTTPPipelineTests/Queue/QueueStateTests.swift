@@ -7,15 +7,15 @@ import Testing
     let ids = (1...6).map { RequestID(rawValue: UInt64($0)) }
 
     @Test func nothingStartsBeforeGo() {
-        var state = QueueState(width: 2, cancelsAllOnFailure: true)
-        #expect(state.add(ids[0], preflight: false) == QueueState.Actions())
-        #expect(state.add(ids[1], preflight: false) == QueueState.Actions())
+        var state = QueueState<RequestID>(width: 2, cancelsAllOnFailure: true)
+        #expect(state.add(ids[0], preflight: false) == QueueState<RequestID>.Actions())
+        #expect(state.add(ids[1], preflight: false) == QueueState<RequestID>.Actions())
         #expect(state.isSuspended)
         #expect(state.go().starts == [ids[0], ids[1]])
     }
 
     @Test func widthIsRespectedAndFreedSlotsAreRefilledInOrder() {
-        var state = QueueState(width: 2, cancelsAllOnFailure: false)
+        var state = QueueState<RequestID>(width: 2, cancelsAllOnFailure: false)
         for id in ids.prefix(4) { _ = state.add(id, preflight: false) }
         #expect(state.go().starts == [ids[0], ids[1]])
         #expect(state.running == 2)
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func addingToARunningQueueStartsWhenThereIsRoom() {
-        var state = QueueState(width: 1, cancelsAllOnFailure: true)
+        var state = QueueState<RequestID>(width: 1, cancelsAllOnFailure: true)
         _ = state.go()
         #expect(state.add(ids[0], preflight: false).starts == [ids[0]])
         #expect(state.add(ids[1], preflight: false).starts.isEmpty)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aFailureCancelsEverythingElseWhenAsked() {
-        var state = QueueState(width: 2, cancelsAllOnFailure: true)
+        var state = QueueState<RequestID>(width: 2, cancelsAllOnFailure: true)
         for id in ids.prefix(4) { _ = state.add(id, preflight: false) }
         _ = state.go()
         let actions = state.ended(ids[0], failed: true)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aFailureLeavesTheOthersAloneWhenNotAsked() {
-        var state = QueueState(width: 1, cancelsAllOnFailure: false)
+        var state = QueueState<RequestID>(width: 1, cancelsAllOnFailure: false)
         for id in ids.prefix(2) { _ = state.add(id, preflight: false) }
         _ = state.go()
         let actions = state.ended(ids[0], failed: true)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func preflightsRunFirstAndRequestsWaitForAllOfThem() {
-        var state = QueueState(width: 2, cancelsAllOnFailure: true)
+        var state = QueueState<RequestID>(width: 2, cancelsAllOnFailure: true)
         _ = state.add(ids[0], preflight: true)
         _ = state.add(ids[1], preflight: false)
         _ = state.add(ids[2], preflight: true)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func cancellingAWaitingRequestFailsItAtOnce() {
-        var state = QueueState(width: 1, cancelsAllOnFailure: false)
+        var state = QueueState<RequestID>(width: 1, cancelsAllOnFailure: false)
         for id in ids.prefix(3) { _ = state.add(id, preflight: false) }
         _ = state.go()
         #expect(state.failPending(ids[0]) == nil)  // running: its task reports
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func cancellingARequestWhosePreflightRunsCancelsThePreflightToo() {
-        var state = QueueState(width: 2, cancelsAllOnFailure: false)
+        var state = QueueState<RequestID>(width: 2, cancelsAllOnFailure: false)
         _ = state.add(ids[0], preflight: true)
         _ = state.add(ids[1], preflight: true)
         #expect(state.go().preflights == [ids[0], ids[1]])
@@ -91,17 +91,17 @@ import Testing
     }
 
     @Test func drainsOncePerBatch() {
-        var state = QueueState(width: 4, cancelsAllOnFailure: true)
+        var state = QueueState<RequestID>(width: 4, cancelsAllOnFailure: true)
         _ = state.go()
         _ = state.add(ids[0], preflight: false)
         #expect(state.ended(ids[0], failed: false).drained)
-        #expect(state.ended(ids[0], failed: false) == QueueState.Actions())  // a second report is ignored
+        #expect(state.ended(ids[0], failed: false) == QueueState<RequestID>.Actions())  // a second report is ignored
         _ = state.add(ids[1], preflight: false)
         #expect(state.ended(ids[1], failed: false).drained)
     }
 
     @Test func cancelAllFailsWaitingRequestsAndDrains() {
-        var state = QueueState(width: 1, cancelsAllOnFailure: false)
+        var state = QueueState<RequestID>(width: 1, cancelsAllOnFailure: false)
         for id in ids.prefix(3) { _ = state.add(id, preflight: false) }
         let actions = state.cancelAll()
         #expect(actions.failedWhilePending == [ids[0], ids[1], ids[2]])
