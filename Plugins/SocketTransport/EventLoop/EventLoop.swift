@@ -95,6 +95,8 @@ final class EventLoop: TaskExecutor, Sendable {
     let countsWaiters: Bool
     /// The loop thread's kernel id, 0 until it runs: tests read its scheduling state in `/proc`.
     let threadID = Atomic<Int32>(0)
+    /// The read buffers its connections borrow for each read.
+    let readBuffers = ReadBufferPool()
 
     /// Creates the loop and starts its thread.
     /// - Parameters:
