@@ -174,8 +174,8 @@ extension HTTP1ResponseParser {
             version: headVersion, status: headStatus, summary: framingSummary, requestMethod: requestMethod)
         previousHead = response
         previousStatus = headStatus
-        // This head's list becomes the one the next head is compared with; the old one's storage is reused.
-        if !fieldsAreRepeated { swap(&sectionFields, &previousFields) }
+        // This head's fields become the ones the next head is compared with (shared, not copied).
+        if !fieldsAreRepeated { previousFields = response.headerFields }
         sectionFields.removeAll(keepingCapacity: true)
         events.append(
             .head(

@@ -74,8 +74,9 @@ struct HTTP1ResponseParser {
     var previousHead: HTTPResponse?
     /// The status of ``previousHead``, kept apart: `HTTPResponse.status` parses its pseudo-header field at each read.
     var previousStatus: HTTPResponse.Status?
-    /// The fields of ``previousHead``, as the array they were parsed into (compared field by field).
-    var previousFields: [HTTPField] = []
+    /// The fields of ``previousHead``, kept apart (sharing its storage) so that comparing a field with them does
+    /// not copy `HTTPResponse`'s fields at each line.
+    var previousFields = HTTPFields()
     /// Whether the head being parsed has the previous head's status line.
     var statusRepeats = false
     /// Whether every field of the head so far is the previous head's field at the same position.
