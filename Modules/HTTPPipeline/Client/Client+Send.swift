@@ -47,9 +47,26 @@ extension Client {
         guard let executor = transportExecutor else {
             return try await runAndRead(request, id: id, events: events, onData: onData)
         }
+        // Leaving the loop goes through the transport's hand-off, which sends a round's callers back together; a
+        // caller already on the loop stays there (the hand-off would move it off and back).
+        if let handOff = transport.handOffTaskExecutor, !Self.isPreferred(executor) {
+            // Non-sending: no hop between the two preferences, so the task's one hop goes onto the loop.
+            let onLoop: nonisolated(nonsending) () async throws -> ClientResponse = {
+                try await withTaskExecutorPreference(executor) {
+                    try await runAndRead(request, id: id, events: events, onData: onData)
+                }
+            }
+            return try await withTaskExecutorPreference(handOff, operation: onLoop)
+        }
         return try await withTaskExecutorPreference(executor) {
             try await runAndRead(request, id: id, events: events, onData: onData)
         }
+    }
+
+    /// Whether the current task already prefers `executor` (a caller inside `withTaskExecutorPreference` of it, or a
+    /// queue worker started on it).
+    private static func isPreferred(_ executor: any TaskExecutor) -> Bool {
+        withUnsafeCurrentTask { $0?.unownedTaskExecutor == executor.asUnownedTaskExecutor() }
     }
 
     @inline(__always)
