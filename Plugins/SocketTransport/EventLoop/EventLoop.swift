@@ -285,6 +285,7 @@ final class EventLoop: TaskExecutor, Sendable {
         runJobs(&jobs)
         handBacks.flush()
         handBacks.detach()
+        thread.store(0, ordering: .relaxed)  // a later thread with the same pthread_t is not the loop
         let rest = schedule.withLock { schedule -> [UnownedJob] in
             schedule.finished = true
             defer { schedule.jobs = [] }

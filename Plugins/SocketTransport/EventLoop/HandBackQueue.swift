@@ -45,8 +45,14 @@ final class HandBackQueue: Sendable {
     }
 
     /// Adds the job of a task whose request ended on the loop; ``flush()`` hands it over. Called on the loop thread.
+    /// Once the loop has ended (``detach()``) nothing would flush it, so it goes to the global executor at once.
     func add(_ job: UnownedJob) {
-        state.withLock { $0.jobs.append(job) }
+        let ended = state.withLock { state -> Bool in
+            guard state.owner != nil else { return true }
+            state.jobs.append(job)
+            return false
+        }
+        if ended { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
     /// Dispatches a drain for the jobs added since the last one, unless a drain is already running (it takes them).
