@@ -24,8 +24,8 @@
 /// - A transport that takes a ``ProxyResolver`` tries its routes in order, going on to the next only when a
 ///   connection could not be opened (before any byte of the request was sent), and pools connections per route.
 /// - ``PluginLifecycle/shutdown()`` closes idle connections and frees resources; it is idempotent.
-/// - ``preferredTaskExecutor`` is optional. It is read once per request, from any thread, so it must be cheap and
-///   never block. A transport that wraps another forwards it.
+/// - ``preferredTaskExecutor`` and ``handOffTaskExecutor`` are optional. They are read once per request, from any
+///   thread, so they must be cheap and never block. A transport that wraps another forwards them.
 ///
 /// ## Implement a custom transport
 /// ```swift
@@ -50,9 +50,20 @@ public protocol Transport: PluginLifecycle {
     /// `Client.Configuration.runsOnTransportExecutor` is `false`), so a resumed wait costs no hop to another
     /// thread. `nil` (the default) leaves requests on the caller's executor.
     var preferredTaskExecutor: (any TaskExecutor)? { get }
+
+    /// An executor through which a request that ran on ``preferredTaskExecutor`` goes back to its caller's
+    /// executor, if the transport has one; the pipeline then prefers it around the request (outside
+    /// ``preferredTaskExecutor``), so the task's hop back when the request ends is enqueued here instead of on the
+    /// global concurrent executor, and the transport can hand several callers back at once. It must run what it gets
+    /// where the task's next step wants it: a task leaving ``preferredTaskExecutor`` on the caller's (global)
+    /// executor, any other on ``preferredTaskExecutor``. `nil` (the default) lets the runtime hop back by itself.
+    var handOffTaskExecutor: (any TaskExecutor)? { get }
 }
 
 extension Transport {
     /// No executor of its own: requests run where the caller's task runs.
     public var preferredTaskExecutor: (any TaskExecutor)? { nil }
+
+    /// No hand-off: a request leaving ``preferredTaskExecutor`` hops straight to its caller's executor.
+    public var handOffTaskExecutor: (any TaskExecutor)? { nil }
 }

@@ -43,13 +43,43 @@ extension Client {
         events: PipelineEvents,
         onData: (@Sendable ([UInt8]) -> Void)?
     ) async throws -> ClientResponse {
-        // A lone request stays where it is (no closure, no executor switch); one that joins a busy loop runs there.
-        guard let executor = transportExecutor else {
+        // A lone request stays where it is (no closure, no executor switch), and so does a caller that already prefers
+        // the loop (the hand-off would move it off and back); one that joins a busy loop runs there.
+        guard let executor = transportExecutor, !Self.isPreferred(executor) else {
             return try await runAndRead(request, id: id, events: events, onData: onData)
+        }
+        return try await runAndRead(request, id: id, events: events, onData: onData, on: executor)
+    }
+
+    /// Runs and reads the request with `executor` as the task's preference. Leaving it goes through the transport's
+    /// hand-off, which sends a round's callers back together. Out of line, so a lone request's frame holds none of
+    /// this.
+    @inline(never)
+    private func runAndRead(
+        _ request: Request,
+        id: RequestID,
+        events: PipelineEvents,
+        onData: (@Sendable ([UInt8]) -> Void)?,
+        on executor: any TaskExecutor
+    ) async throws -> ClientResponse {
+        if let handOff = transport.handOffTaskExecutor {
+            // Non-sending: no hop between the two preferences, so the task's one hop goes onto the loop.
+            let onLoop: nonisolated(nonsending) () async throws -> ClientResponse = {
+                try await withTaskExecutorPreference(executor) {
+                    try await runAndRead(request, id: id, events: events, onData: onData)
+                }
+            }
+            return try await withTaskExecutorPreference(handOff, operation: onLoop)
         }
         return try await withTaskExecutorPreference(executor) {
             try await runAndRead(request, id: id, events: events, onData: onData)
         }
+    }
+
+    /// Whether the current task already prefers `executor` (a caller inside `withTaskExecutorPreference` of it, or a
+    /// queue worker started on it).
+    private static func isPreferred(_ executor: any TaskExecutor) -> Bool {
+        withUnsafeCurrentTask { $0?.unownedTaskExecutor == executor.asUnownedTaskExecutor() }
     }
 
     @inline(__always)

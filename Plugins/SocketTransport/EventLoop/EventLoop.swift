@@ -97,6 +97,10 @@ final class EventLoop: TaskExecutor, Sendable {
     let threadID = Atomic<Int32>(0)
     /// The read buffers its connections borrow for each read.
     let readBuffers = ReadBufferPool()
+    /// The loop thread's `pthread_self()`, 0 until it runs: ``handOff(_:)`` asks whether it is called on the loop.
+    private let thread = Atomic<pthread_t>(0)
+    /// Callers' jobs leaving the loop at the end of their requests, handed over once per round.
+    let handBacks = HandBackQueue()
 
     /// Creates the loop and starts its thread.
     /// - Parameters:
@@ -210,6 +214,17 @@ final class EventLoop: TaskExecutor, Sendable {
         if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
+    /// Takes a job enqueued on the loop's ``CallerHandOff``: on the loop thread, a task leaving the loop at the end of
+    /// its request, which waits in ``handBacks`` for the end of the round; from any other thread, a task on its way
+    /// onto the loop, which joins the loop's jobs.
+    func handOff(_ job: consuming ExecutorJob) {
+        if pthread_self() == thread.load(ordering: .relaxed) {
+            handBacks.add(UnownedJob(job))
+        } else {
+            enqueue(job)
+        }
+    }
+
     static let shutDownError = ClientError(.connectFailed, stage: .transport, message: "The transport was shut down")
 
     private func wakeUp() {
@@ -218,6 +233,7 @@ final class EventLoop: TaskExecutor, Sendable {
 
     private func run() {
         threadID.store(c_socket_transport_thread_id(), ordering: .relaxed)
+        thread.store(pthread_self(), ordering: .relaxed)
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Self.batchSize)
         defer { events.deallocate() }
         var due: [TimerHeap.Entry] = []
@@ -264,10 +280,14 @@ final class EventLoop: TaskExecutor, Sendable {
             }
             fireTimers(into: &due)
             runJobs(&jobs)
+            handBacks.flush()
         }
         shutDown()
         // Tasks woken by the shutdown still prefer this loop: run what is queued, then hand new jobs on.
         runJobs(&jobs)
+        handBacks.flush()
+        handBacks.detach()
+        thread.store(0, ordering: .relaxed)  // a later thread with the same pthread_t is not the loop
         let rest = schedule.withLock { schedule -> [UnownedJob] in
             schedule.finished = true
             defer { schedule.jobs = [] }

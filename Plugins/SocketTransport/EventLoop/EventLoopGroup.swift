@@ -5,6 +5,8 @@ import Synchronization
 final class EventLoopGroup: Sendable {
     private struct State {
         var loops: [EventLoop] = []
+        /// The first loop's hand-off executor (``executorHandOff()``), made with the loops.
+        var handOff: CallerHandOff?
         var next = 0
         var isShutDown = false
     }
@@ -43,12 +45,23 @@ final class EventLoopGroup: Sendable {
         }
     }
 
+    /// The executor through which requests that ran on ``executorLoop()`` go back to their callers, the loops started
+    /// when none runs yet.
+    /// - Returns: The first loop's ``CallerHandOff``, or `nil` after ``shutDown()`` or when the loops cannot start.
+    func executorHandOff() -> CallerHandOff? {
+        try? state.withLock { state in
+            try start(&state)
+            return state.handOff
+        }
+    }
+
     private func start(_ state: inout State) throws {
         guard !state.isShutDown else { throw EventLoop.shutDownError }
         guard state.loops.isEmpty else { return }
         for index in 0..<count {
             state.loops.append(try EventLoop(name: "asi-loop-\(index)", busyPoll: busyPoll))
         }
+        state.handOff = CallerHandOff(loop: state.loops[0])
     }
 
     /// How many loop threads run (0 before the first request), for tests.
@@ -58,7 +71,10 @@ final class EventLoopGroup: Sendable {
     func shutDown() {
         let loops = state.withLock { state -> [EventLoop] in
             state.isShutDown = true
-            defer { state.loops = [] }
+            defer {
+                state.loops = []
+                state.handOff = nil
+            }
             return state.loops
         }
         for loop in loops { loop.stop() }

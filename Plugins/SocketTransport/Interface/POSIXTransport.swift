@@ -140,6 +140,19 @@ public struct POSIXTransport: Transport {
         return core.loops.executorLoop()
     }
 
+    /// The executor through which requests that ran on ``preferredTaskExecutor`` go back to their callers: the loop
+    /// collects the callers whose requests ended in one round and hands them to the global concurrent executor
+    /// together, waking one cooperative thread per round instead of one per request (a thread that, on the loop's
+    /// CPU, would take it over at once, run one caller and sleep again). `nil` whenever ``preferredTaskExecutor`` is
+    /// always `nil` (``Configuration/loopCount`` above 1, or after ``shutdown()``).
+    ///
+    /// The callers of one round run on cooperative threads as the global executor would run them: while some wait
+    /// behind the one running, a second thread helps (up to the pool's width), so a slow caller holds up no other.
+    public var handOffTaskExecutor: (any TaskExecutor)? {
+        guard configuration.loopCount == 1 else { return nil }
+        return core.loops.executorHandOff()
+    }
+
     /// Runs the proxy resolver's background work (a PAC file's refresh), if a resolver is configured; returns at
     /// once otherwise. The transport's own threads need no `run()`.
     /// - Throws: What the resolver's `run()` throws.
