@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "../HugePageMemory/huge_page_memory.h"
+
 /// `BrotliDecoderResult` (brotli/decode.h).
 enum {
     C_BROTLI_DECODER_RESULT_ERROR = 0,
@@ -64,62 +66,15 @@ static inline c_brotli_functions c_brotli_load(const char *name) {
     return functions;
 }
 
-/// One allocation mapped on its own by ``c_brotli_memory_alloc``.
-typedef struct {
-    void *start;
-    void *base;
-    size_t length;
-} c_brotli_mapping;
+/// One allocation mapped on its own by the shared allocator (`HugePageMemory/huge_page_memory.h`, decision 0039).
+typedef c_huge_page_mapping c_brotli_mapping;
 
-/// Where one decoder's memory comes from (decision 0039). The ring buffer (up to the stream's window, 4 MiB for
-/// `brotli -q 5`) is a decoder's one large allocation and is written page by page as output is produced: with 4 KiB
-/// pages a 4 MiB ring buffer costs a thousand page faults, about 1.4 ms here. When the body is known to be large
-/// (`large_body`, set before the first decode), an allocation of at least 2 MiB is mapped on its own, aligned to
-/// 2 MiB and marked `MADV_HUGEPAGE`, so the kernel may back it with huge pages (one fault per 2 MiB); everything else,
-/// and every allocation of a small or unknown body, comes from malloc. Only whole 2 MiB stretches inside the
-/// allocation are marked, so no page beyond it is touched.
-typedef struct {
-    int large_body;
-    c_brotli_mapping mappings[4];
-} c_brotli_memory;
-
-enum { C_BROTLI_HUGE_PAGE = 2 << 20 };
-
-/// `brotli_alloc_func` over ``c_brotli_memory``.
-static inline void *c_brotli_memory_alloc(void *opaque, size_t size) {
-    c_brotli_memory *memory = (c_brotli_memory *)opaque;
-    if (memory->large_body && size >= C_BROTLI_HUGE_PAGE) {
-        for (int i = 0; i < 4; i++) {
-            if (memory->mappings[i].start != NULL) continue;
-            size_t length = size + C_BROTLI_HUGE_PAGE;
-            void *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (base == MAP_FAILED) break;
-            uintptr_t start = ((uintptr_t)base + C_BROTLI_HUGE_PAGE - 1) & ~(uintptr_t)(C_BROTLI_HUGE_PAGE - 1);
-            (void)madvise((void *)start, size & ~(size_t)(C_BROTLI_HUGE_PAGE - 1), MADV_HUGEPAGE);
-            memory->mappings[i] = (c_brotli_mapping){(void *)start, base, length};
-            return (void *)start;
-        }
-    }
-    return malloc(size);
-}
-
-/// `brotli_free_func` over ``c_brotli_memory``.
-static inline void c_brotli_memory_free(void *opaque, void *address) {
-    c_brotli_memory *memory = (c_brotli_memory *)opaque;
-    if (address == NULL) return;
-    for (int i = 0; i < 4; i++) {
-        if (memory->mappings[i].start == address) {
-            munmap(memory->mappings[i].base, memory->mappings[i].length);
-            memory->mappings[i] = (c_brotli_mapping){NULL, NULL, 0};
-            return;
-        }
-    }
-    free(address);
-}
+/// Where one decoder's memory comes from (`HugePageMemory/huge_page_memory.h`, decision 0039).
+typedef c_huge_page_memory c_brotli_memory;
 
 /// A new decoder that takes its memory from `memory`, which must outlive it.
 static inline void *c_brotli_create_instance(const c_brotli_functions *functions, c_brotli_memory *memory) {
-    return functions->createInstance(c_brotli_memory_alloc, c_brotli_memory_free, memory);
+    return functions->createInstance(c_huge_page_memory_alloc, c_huge_page_memory_free, memory);
 }
 
 #endif

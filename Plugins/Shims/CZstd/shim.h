@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "../HugePageMemory/huge_page_memory.h"
+
 /// `ZSTD_inBuffer` (zstd.h): the input, and how much of it was read.
 typedef struct {
     const void *src;
@@ -81,64 +83,17 @@ static inline c_zstd_functions c_zstd_load(const char *name) {
     return functions;
 }
 
-/// One allocation mapped on its own by ``c_zstd_memory_alloc``.
-typedef struct {
-    void *start;
-    void *base;
-    size_t length;
-} c_zstd_mapping;
+/// One allocation mapped on its own by the shared allocator (`HugePageMemory/huge_page_memory.h`, decision 0039).
+typedef c_huge_page_mapping c_zstd_mapping;
 
-/// Where one stream's memory comes from (decision 0039). The window buffer is a stream's one large allocation and is
-/// written page by page as output is produced: with 4 KiB pages a 2 MiB window costs some 500 page faults, about 0.7 ms
-/// here, a tenth of decoding a 10 MiB body. When the body is known to be large (`large_body`, set before the first
-/// decode), an allocation of at least 2 MiB is mapped on its own, aligned to 2 MiB and marked `MADV_HUGEPAGE`, so the
-/// kernel may back it with huge pages (one fault per 2 MiB); everything else, and every allocation of a small or
-/// unknown body, comes from malloc. The stream's memory stays what it was: only whole 2 MiB stretches inside the
-/// allocation are marked, so no page beyond it is touched.
-typedef struct {
-    int large_body;
-    c_zstd_mapping mappings[4];
-} c_zstd_memory;
-
-enum { C_ZSTD_HUGE_PAGE = 2 << 20 };
-
-/// `ZSTD_allocFunction` over ``c_zstd_memory``.
-static inline void *c_zstd_memory_alloc(void *opaque, size_t size) {
-    c_zstd_memory *memory = (c_zstd_memory *)opaque;
-    if (memory->large_body && size >= C_ZSTD_HUGE_PAGE) {
-        for (int i = 0; i < 4; i++) {
-            if (memory->mappings[i].start != NULL) continue;
-            size_t length = size + C_ZSTD_HUGE_PAGE;
-            void *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (base == MAP_FAILED) break;
-            uintptr_t start = ((uintptr_t)base + C_ZSTD_HUGE_PAGE - 1) & ~(uintptr_t)(C_ZSTD_HUGE_PAGE - 1);
-            (void)madvise((void *)start, size & ~(size_t)(C_ZSTD_HUGE_PAGE - 1), MADV_HUGEPAGE);
-            memory->mappings[i] = (c_zstd_mapping){(void *)start, base, length};
-            return (void *)start;
-        }
-    }
-    return malloc(size);
-}
-
-/// `ZSTD_freeFunction` over ``c_zstd_memory``.
-static inline void c_zstd_memory_free(void *opaque, void *address) {
-    c_zstd_memory *memory = (c_zstd_memory *)opaque;
-    if (address == NULL) return;
-    for (int i = 0; i < 4; i++) {
-        if (memory->mappings[i].start == address) {
-            munmap(memory->mappings[i].base, memory->mappings[i].length);
-            memory->mappings[i] = (c_zstd_mapping){NULL, NULL, 0};
-            return;
-        }
-    }
-    free(address);
-}
+/// Where one decoder's memory comes from (`HugePageMemory/huge_page_memory.h`, decision 0039).
+typedef c_huge_page_memory c_zstd_memory;
 
 /// A new stream that takes its memory from `memory`, which must outlive it; a plain one when the library has no
 /// `ZSTD_createDStream_advanced`.
 static inline void *c_zstd_create_stream(const c_zstd_functions *functions, c_zstd_memory *memory) {
     if (functions->createDStreamAdvanced == NULL) return functions->createDStream();
-    c_zstd_custom_mem custom = {c_zstd_memory_alloc, c_zstd_memory_free, memory};
+    c_zstd_custom_mem custom = {c_huge_page_memory_alloc, c_huge_page_memory_free, memory};
     return functions->createDStreamAdvanced(custom);
 }
 
