@@ -33,23 +33,3 @@ struct ZstdLargeBodyTests {
         })
     }
 }
-
-/// Reads `compressed` from `decoder` as the streaming reader does, 64 KiB at a time, and notes the most of
-/// `observe()` seen while it decodes.
-func readBounded(
-    _ compressed: [UInt8], with decoder: any BoundedContentDecoder, observe: () -> Int
-) throws -> (output: [UInt8], observed: Int) {
-    var output: [UInt8] = []
-    var pending = compressed[...]
-    var mayHoldOutput = false
-    var observed = 0
-    while !pending.isEmpty || mayHoldOutput {
-        let (piece, used) = try pending.withUnsafeBytes { try decoder.decode($0, atMost: 64 * 1024) }
-        pending = pending.dropFirst(used)
-        output += piece
-        mayHoldOutput = piece.count == 64 * 1024
-        observed = max(observed, observe())
-        if piece.isEmpty && used == 0 { break }
-    }
-    return (output, observed)
-}

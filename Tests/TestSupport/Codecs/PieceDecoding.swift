@@ -62,6 +62,33 @@ package func decodeBounded(
     return (output + (try decoder.finish()), largest)
 }
 
+/// Reads `compressed` from an already made bounded `decoder` as the streaming reader does, 64 KiB at a time, without
+/// finishing it, and notes the most of `observe()` seen while it decodes (the large-body tests watch the decoder's
+/// mapped allocations with it).
+/// - Parameters:
+///   - compressed: The encoded body, given whole.
+///   - decoder: The decoder, prepared as the test needs.
+///   - observe: What to watch after each call.
+/// - Returns: The decoded bytes, and the largest value `observe()` returned.
+/// - Throws: What the decoder throws.
+package func readBounded(
+    _ compressed: [UInt8], with decoder: any BoundedContentDecoder, observe: () -> Int
+) throws -> (output: [UInt8], observed: Int) {
+    var output: [UInt8] = []
+    var pending = compressed[...]
+    var mayHoldOutput = false
+    var observed = 0
+    while !pending.isEmpty || mayHoldOutput {
+        let (piece, used) = try pending.withUnsafeBytes { try decoder.decode($0, atMost: 64 * 1024) }
+        pending = pending.dropFirst(used)
+        output += piece
+        mayHoldOutput = piece.count == 64 * 1024
+        observed = max(observed, observe())
+        if piece.isEmpty && used == 0 { break }
+    }
+    return (output, observed)
+}
+
 /// Whether `body` throws a ``ClientError`` with ``ClientError/Code/compressionFailed``.
 /// - Parameter body: The decoding to run.
 /// - Returns: `true` only for that error; `false` when `body` returns or throws anything else.
