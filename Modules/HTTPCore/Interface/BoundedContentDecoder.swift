@@ -22,7 +22,8 @@ public protocol BoundedContentDecoder: ContentDecoder {
     ///
     /// A decoder may pick how it allocates from it: brotli and zstd map the window of a large body so the kernel
     /// can back it with huge pages, which saves a page fault per 4 KiB of window (decision 0039). Never called when
-    /// the length is unknown; the default does nothing.
+    /// the length is unknown; it may be called more than once with the same length, so it must be idempotent. The
+    /// default does nothing.
     /// - Parameter length: The encoded body's length in bytes.
     func prepare(forEncodedLength length: Int64)
 }

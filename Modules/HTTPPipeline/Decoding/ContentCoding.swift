@@ -55,7 +55,9 @@ enum ContentCoding {
         return !codings.isEmpty && codings.allSatisfy { codec(for: $0, in: codecs) != nil }
     }
 
-    /// A decoder that undoes every coding of `fields`, last applied first.
+    /// A decoder that undoes every coding of `fields`, last applied first. A single bounded decoder is told the
+    /// body's `Content-Length` here, so every reader of the body (streaming, a file download, the cache's copy) lets
+    /// it allocate for a large body (decision 0039).
     static func makeDecoder(for fields: HTTPFields, codecs: [any ContentCodec]) throws -> any ContentDecoder {
         var decoders: [any ContentDecoder] = []
         for coding in codings(in: fields).reversed() {
@@ -64,7 +66,13 @@ enum ContentCoding {
             }
             decoders.append(try codec.makeDecoder(for: coding))
         }
-        return decoders.count == 1 ? decoders[0] : ChainedDecoder(decoders)
+        guard decoders.count == 1 else { return ChainedDecoder(decoders) }
+        if let bounded = decoders[0] as? any BoundedContentDecoder, let value = fields[.contentLength],
+            let length = Int64(value), length >= 0
+        {
+            bounded.prepare(forEncodedLength: length)
+        }
+        return decoders[0]
     }
 }
 

@@ -49,4 +49,39 @@ import Testing
         #expect(events.filter { $0.hasPrefix("length") }.count == (length == nil ? 0 : 1))
         #expect(!events.contains("decode"), "a bounded decoder is read in bounded pieces only")
     }
+
+    /// A codec for `x-test` whose bounded decoders pass bytes through and record the lengths they are told.
+    final class LengthRecordingCodec: ContentCodec {
+        let lengths = Mutex<[Int64]>([])
+        var encodings: [String] { ["x-test"] }
+
+        func makeDecoder(for encoding: String) throws -> any ContentDecoder { Decoder(codec: self) }
+
+        func makeEncoder(for encoding: String) throws -> any ContentEncoder {
+            throw ClientError(.compressionFailed, message: "decoding only")
+        }
+
+        final class Decoder: BoundedContentDecoder {
+            let codec: LengthRecordingCodec
+            init(codec: LengthRecordingCodec) { self.codec = codec }
+            func decode(_ chunk: [UInt8]) throws -> [UInt8] { chunk }
+            func decode(_ input: UnsafeRawBufferPointer, atMost limit: Int) throws -> (output: [UInt8], used: Int) {
+                let count = min(limit, input.count)
+                return (Array(input.prefix(count)), count)
+            }
+            func prepare(forEncodedLength length: Int64) { codec.lengths.withLock { $0.append(length) } }
+            func finish() throws -> [UInt8] { [] }
+        }
+    }
+
+    /// Every reader's decoder (a file download's, the cache's copy) comes from `ContentCoding.makeDecoder`, which
+    /// tells it the `Content-Length` it finds; a missing or malformed one tells it nothing.
+    @Test(arguments: ["300000", "", "12x", "-5"])
+    func makeDecoderTellsABoundedDecoderTheContentLength(value: String) throws {
+        let codec = LengthRecordingCodec()
+        var fields: HTTPFields = [.contentEncoding: "x-test"]
+        if !value.isEmpty { fields[.contentLength] = value }
+        _ = try ContentCoding.makeDecoder(for: fields, codecs: [codec])
+        #expect(codec.lengths.withLock { $0 } == (value == "300000" ? [300_000] : []))
+    }
 }
