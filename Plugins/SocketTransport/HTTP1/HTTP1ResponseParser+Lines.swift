@@ -143,10 +143,11 @@ extension HTTP1ResponseParser {
     /// Emits the head (and `.end` when there is no body) and moves to the body state.
     mutating func finishHead(into events: inout [HTTP1Event]) throws {
         var response = statusRepeats ? previousHead! : HTTPResponse(status: headStatus)
-        let fieldsAreRepeated = fieldsRepeat && previousHead != nil && sectionFields.count == previousFields.count
+        // `fieldsRepeat` is only ever set while there is a previous head, whose fields `previousFields` holds.
+        let fieldsAreRepeated = fieldsRepeat && sectionFields.count == previousFields.count
         if fieldsAreRepeated {
             // Every field repeats the previous head's: its list is handed out again.
-            response.headerFields = previousHead!.headerFields
+            response.headerFields = previousFields
         } else {
             response.headerFields = Self.fields(sectionFields)
         }
