@@ -24,7 +24,7 @@
 /// - A transport that takes a ``ProxyResolver`` tries its routes in order, going on to the next only when a
 ///   connection could not be opened (before any byte of the request was sent), and pools connections per route.
 /// - ``PluginLifecycle/shutdown()`` closes idle connections and frees resources; it is idempotent.
-/// - ``preferredTaskExecutor`` and ``handOffTaskExecutor`` are optional. They are read once per request, from any
+/// - ``preferredTaskExecutor``, ``workerTaskExecutor`` and ``handOffTaskExecutor`` are optional. They are read once per request, from any
 ///   thread, so they must be cheap and never block. A transport that wraps another forwards them.
 ///
 /// ## Implement a custom transport
@@ -58,6 +58,14 @@ public protocol Transport: PluginLifecycle {
     /// where the task's next step wants it: a task leaving ``preferredTaskExecutor`` on the caller's (global)
     /// executor, any other on ``preferredTaskExecutor``. `nil` (the default) lets the runtime hop back by itself.
     var handOffTaskExecutor: (any TaskExecutor)? { get }
+
+    /// The executor for a task that sends one request after another while others are in flight (a
+    /// `RequestQueue`'s workers, when the queue runs more than one request at a time), if the transport has one.
+    /// Unlike ``preferredTaskExecutor``, which may offer nothing while the transport is idle (a lone request), it
+    /// does not depend on what is in flight at the moment it is read: such a task keeps the transport busy. Such a
+    /// task then sends its requests without a hop per request; what it hands to other tasks should go through
+    /// ``handOffTaskExecutor``. The default is ``preferredTaskExecutor``.
+    var workerTaskExecutor: (any TaskExecutor)? { get }
 }
 
 extension Transport {
@@ -66,4 +74,7 @@ extension Transport {
 
     /// No hand-off: a request leaving ``preferredTaskExecutor`` hops straight to its caller's executor.
     public var handOffTaskExecutor: (any TaskExecutor)? { nil }
+
+    /// What ``preferredTaskExecutor`` offers now.
+    public var workerTaskExecutor: (any TaskExecutor)? { preferredTaskExecutor }
 }

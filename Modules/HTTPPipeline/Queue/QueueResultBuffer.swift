@@ -9,6 +9,12 @@ import Synchronization
 /// buffered stream's: results are kept until read (no limit), ``finish()`` lets the reader take what is buffered and
 /// then ends the sequence, and a reader's task cancelled while it iterates ends the sequence (the unfolding stream
 /// returns `nil` from then on).
+///
+/// With a hand-off executor (the transport's ``Transport/handOffTaskExecutor``, when the queue's workers run on the
+/// transport's executor) a result for a waiting reader is buffered and the reader is woken once per event-loop
+/// round, by a task the loop hands back with the round's callers, instead of once per result: each wake-up of a
+/// reader on another thread preempted the loop that ran the workers (Docs/Decisions/0035-queue-workers.md, second
+/// addendum).
 final class QueueResultBuffer: Sendable {
     private typealias Waiter = UnsafeContinuation<QueueResult?, Never>
 
@@ -19,6 +25,8 @@ final class QueueResultBuffer: Sendable {
         /// Readers waiting for a result; only while `items` has none. Usually one, kept inline.
         var waiters = InlineList<Waiter>()
         var isFinished = false
+        /// A wake-up of the waiting reader is on its way through the hand-off executor.
+        var wakeScheduled = false
 
         mutating func pop() -> QueueResult? {
             guard head < items.count else { return nil }
@@ -36,27 +44,60 @@ final class QueueResultBuffer: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where a waiting reader's wake-up is sent, so that one wake-up carries a loop round's results; `nil` wakes the
+    /// reader at each result.
+    private let handOff: (any TaskExecutor)?
+
+    /// Creates an empty buffer.
+    /// - Parameter handOff: The executor a waiting reader's wake-up goes through (see the type's description), or
+    ///   `nil` to wake it at each result.
+    init(handOff: (any TaskExecutor)? = nil) {
+        self.handOff = handOff
+    }
 
     /// Hands a result to the waiting reader, or keeps it for the next read; does nothing once finished.
     func yield(_ result: QueueResult) {
-        let waiter = state.withLock { state -> Waiter? in
-            guard !state.isFinished else { return nil }
-            if let waiter = state.waiters.popFirst() { return waiter }
-            state.items.append(result)
-            return nil
+        guard let handOff else {
+            let waiter = state.withLock { state -> Waiter? in
+                guard !state.isFinished else { return nil }
+                if let waiter = state.waiters.popFirst() { return waiter }
+                state.items.append(result)
+                return nil
+            }
+            waiter?.resume(returning: result)
+            return
         }
-        waiter?.resume(returning: result)
+        let scheduleWake = state.withLock { state -> Bool in
+            guard !state.isFinished else { return false }
+            state.items.append(result)
+            guard !state.waiters.isEmpty, !state.wakeScheduled else { return false }
+            state.wakeScheduled = true
+            return true
+        }
+        if scheduleWake { Task(executorPreference: handOff) { [self] in wakeReader() } }
     }
 
-    /// Ends the sequence once the results buffered now are read; waiting readers get `nil` at once (they wait only
-    /// when nothing is buffered).
-    func finish() {
-        let waiters = state.withLock { state -> InlineList<Waiter> in
-            state.isFinished = true
-            defer { state.waiters = InlineList() }
-            return state.waiters
+    /// Resumes the waiting reader with the first buffered result; a reader that took the results itself meanwhile
+    /// goes on waiting, and the next result schedules another wake-up.
+    private func wakeReader() {
+        let woken = state.withLock { state -> (Waiter, QueueResult)? in
+            state.wakeScheduled = false
+            guard !state.waiters.isEmpty, let result = state.pop() else { return nil }
+            return (state.waiters.popFirst()!, result)
         }
-        for waiter in waiters { waiter.resume(returning: nil) }
+        if let (waiter, result) = woken { waiter.resume(returning: result) }
+    }
+
+    /// Ends the sequence once the results buffered now are read; a waiting reader gets the next buffered result (one
+    /// whose wake-up was still on its way) or `nil`, at once.
+    func finish() {
+        let woken = state.withLock { state -> [(Waiter, QueueResult?)] in
+            state.isFinished = true
+            var woken: [(Waiter, QueueResult?)] = []
+            while let waiter = state.waiters.popFirst() { woken.append((waiter, state.pop())) }
+            return woken
+        }
+        for (waiter, result) in woken { waiter.resume(returning: result) }
     }
 
     /// The next result, waiting for one while none is buffered; `nil` once finished and read. Inlined into the
@@ -74,6 +115,9 @@ final class QueueResultBuffer: Sendable {
             if let now { waiter.resume(returning: now) }
         }
     }
+
+    /// Whether a reader waits for a result now; for tests.
+    var hasWaitingReader: Bool { state.withLock { !$0.waiters.isEmpty } }
 
     /// The sequence a reader iterates.
     func stream() -> AsyncStream<QueueResult> {

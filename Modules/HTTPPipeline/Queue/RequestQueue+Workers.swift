@@ -6,18 +6,26 @@ extension RequestQueue {
     /// the scheduler starts when it ends, and so on, and ends when the scheduler has nothing for it. So a queue has
     /// at most as many tasks as it runs requests, and a request costs no task of its own.
     ///
-    /// The task starts on the transport's executor when it offers one, so it does not hop there at its first await;
-    /// each request still takes the transport's executor as `Client.send` decides when it starts (decision 0022).
+    /// A queue that runs several requests at once keeps the transport busy, so its workers run on the transport's
+    /// ``Transport/workerTaskExecutor`` (the event loop), where each request runs without a hop there and back; the
+    /// results reach their reader through the transport's hand-off (``QueueResultBuffer``). A queue that runs one
+    /// request at a time is a lone request: its worker starts where `Client.send` would run it (decision 0022).
     func startWorker(with first: RequestHandle) {
         let worker = QueueWorker()
         worker.attach(
-            Task(executorPreference: client.transportExecutor) { [self] in
+            Task(executorPreference: workerExecutor) { [self] in
                 var next: RequestHandle? = first
                 while let handle = next {
                     next = await run(handle, on: worker)
                 }
                 worker.finished()
             })
+    }
+
+    /// Where the queue's workers run: see ``startWorker(with:)``.
+    private var workerExecutor: (any TaskExecutor)? {
+        guard client.configuration.runsOnTransportExecutor else { return nil }
+        return configuration.maxConcurrentRequests > 1 ? client.transport.workerTaskExecutor : client.transportExecutor
     }
 
     /// Runs one request on `worker`, reports it, and carries out what its end asks of the scheduler.

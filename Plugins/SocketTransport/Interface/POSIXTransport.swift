@@ -153,6 +153,15 @@ public struct POSIXTransport: Transport {
         return core.loops.executorHandOff()
     }
 
+    /// The first event loop, whether or not a request is in flight, for tasks that keep it busy (a `RequestQueue`'s
+    /// workers): their requests then run where their sockets are watched, with no hop to the loop and back per
+    /// request. `nil` when ``preferredTaskExecutor`` is always `nil` (``Configuration/loopCount`` above 1, or after
+    /// ``shutdown()``).
+    public var workerTaskExecutor: (any TaskExecutor)? {
+        guard configuration.loopCount == 1 else { return nil }
+        return core.loops.executorLoop()
+    }
+
     /// Runs the proxy resolver's background work (a PAC file's refresh), if a resolver is configured; returns at
     /// once otherwise. The transport's own threads need no `run()`.
     /// - Throws: What the resolver's `run()` throws.

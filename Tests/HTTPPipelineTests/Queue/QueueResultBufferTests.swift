@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPCore
+import Synchronization
 import Testing
 
 @testable import HTTPPipeline
@@ -51,5 +52,76 @@ import Testing
         let count = await reader.value
         #expect(count <= 1)
         buffer.yield(Self.result(2))  // dropped: the reader is gone
+    }
+
+    /// With a hand-off executor, the results that come while the reader waits wake it once, through that executor,
+    /// and the reader then takes them from the buffer without waiting (decision 0035's second addendum).
+    @Test(.timeLimit(.minutes(1))) func aHandOffWakesTheWaitingReaderOncePerBatch() async throws {
+        let handOff = HeldJobsExecutor()
+        let buffer = QueueResultBuffer(handOff: handOff)
+        let reader = Task {
+            var read: [UInt64] = []
+            for await result in buffer.stream() { read.append(result.requestID.rawValue) }
+            return read
+        }
+        try await Self.waitUntil { buffer.hasWaitingReader }
+        for number in UInt64(1)...100 { buffer.yield(Self.result(number)) }
+        #expect(handOff.heldCount == 1, "one wake-up for the batch")
+        #expect(buffer.hasWaitingReader, "the reader waits until the hand-off runs")
+        handOff.runHeld()
+        try await Self.waitUntil { buffer.hasWaitingReader }  // took the 100 and waits for more
+        #expect(handOff.heldCount == 0)
+        buffer.yield(Self.result(101))
+        #expect(handOff.heldCount == 1, "a later result schedules a new wake-up")
+        handOff.runHeld()
+        try await Self.waitUntil { buffer.hasWaitingReader }
+        buffer.finish()
+        #expect(await reader.value == Array(1...101))
+    }
+
+    /// A finish while a wake-up is still on its way hands the buffered results out first; the late wake-up finds
+    /// nobody to wake.
+    @Test(.timeLimit(.minutes(1))) func aFinishBeforeTheHandOffRanStillDeliversTheBufferedResults() async throws {
+        let handOff = HeldJobsExecutor()
+        let buffer = QueueResultBuffer(handOff: handOff)
+        let reader = Task {
+            var read: [UInt64] = []
+            for await result in buffer.stream() { read.append(result.requestID.rawValue) }
+            return read
+        }
+        try await Self.waitUntil { buffer.hasWaitingReader }
+        for number in UInt64(1)...3 { buffer.yield(Self.result(number)) }
+        buffer.finish()
+        #expect(await reader.value == [1, 2, 3])
+        handOff.runHeld()  // the wake-up scheduled before the finish: nothing left to do
+        #expect(!buffer.hasWaitingReader)
+    }
+
+    /// Polls `condition` until it holds, for up to 30 seconds.
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<30_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(condition(), "timed out waiting")
+    }
+}
+
+/// A task executor that holds its jobs until the test runs them: what a transport's hand-off executor does until its
+/// loop round ends.
+private final class HeldJobsExecutor: TaskExecutor, @unchecked Sendable {  // jobs guarded by the mutex
+    private let jobs = Mutex<[UnownedJob]>([])
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+    }
+
+    var heldCount: Int { jobs.withLock { $0.count } }
+
+    /// Runs the jobs held now on this thread.
+    func runHeld() {
+        let held = jobs.withLock { jobs -> [UnownedJob] in
+            defer { jobs = [] }
+            return jobs
+        }
+        for job in held { job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

@@ -142,4 +142,32 @@ import Testing
         }
         try await transport.shutdown()
     }
+
+    /// A queue that runs several requests at once keeps the loop busy, so its workers run there from the start, even
+    /// with nothing else in flight; a queue of width 1 is a lone request and stays off the loop (decision 0035's second
+    /// addendum).
+    @Test(arguments: [(2, true), (1, false)])
+    func aWideQueueRunsOnTheLoopThreadEvenWhenNothingElseIsInFlight(width: Int, onLoop: Bool) async throws {
+        let (server, transport, client, recorder) = try Self.setUp()
+        defer { server.shutdown() }
+        #expect(transport.preferredTaskExecutor == nil)
+        #expect(transport.workerTaskExecutor != nil, "offered while idle")
+        let queue = RequestQueue(client: client, configuration: .init(maxConcurrentRequests: width))
+        let results = queue.results  // before go(), to see every result
+        for _ in 0..<3 { _ = queue.add(Request(url: server.url("/ok"))) }
+        queue.go()
+        var statuses: [Int] = []
+        for await result in results { statuses.append(try result.result.get().status.code) }
+        #expect(statuses == [200, 200, 200])
+        let names = recorder.names.withLock { $0 }
+        #expect(names.count == 3)
+        #expect(names.allSatisfy { ($0 == "asi-loop-0") == onLoop }, "\(names)")
+        try await transport.shutdown()
+    }
+
+    @Test func moreThanOneLoopOffersNoWorkerExecutor() async throws {
+        let transport = POSIXTransport(configuration: .init(loopCount: 2))
+        #expect(transport.workerTaskExecutor == nil)
+        try await transport.shutdown()
+    }
 }
