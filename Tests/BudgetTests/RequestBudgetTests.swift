@@ -114,8 +114,10 @@ struct RequestBudgetTests {
             #expect(perRequest["epoll_wait", default: 0] <= 1.05, "one wait per request: \(listing)")
             #expect(perRequest["write", default: 0] + perRequest["read", default: 0] <= 0.05,
                     "eventfd wake-ups of the loop: \(listing)")
-            // The hand-off's wake-ups depend on which thread sleeps first; 1 to 2 per request, never many.
-            #expect(futex <= 3, "futex calls per request: \(futex) (\(listing))")
+            // The hand-off's wake-ups depend on which thread sleeps first: 1 to 2 per request on a quiet machine, 3.52
+            // once at load 29 (the suite and two busy loops beside it), never many. An extra hop per request is the
+            // allocation test's switch budget to catch.
+            #expect(futex <= 4.5, "futex calls per request: \(futex) (\(listing))")
         }
     }
 
