@@ -121,6 +121,25 @@ struct RequestBudgetTests {
         }
     }
 
+    /// System calls per sequential keep-alive GET over TLS: with OpenSSL's read-ahead one `recvfrom` takes the
+    /// whole answer and one more finds the socket drained (two per request); without it OpenSSL read each record's
+    /// 5-byte header and its body apart, three per request, as libcurl does.
+    @Test(.enabled(if: ChildProcess.find("strace") != nil || PeerEnvironment.peersRequired))
+    func systemCallsPerTLSRequestStayWithinTheBudget() async throws {
+        let strace = try #require(ChildProcess.find("strace"), "strace is not installed (scripts/install-dependencies.sh)")
+        try await withNginx { nginx in
+            let url = nginx.url("/1k.bin", on: .tls).absoluteString
+            let ca = "--ca=\(nginx.certificates.caPath)"
+            let perRequest = try await BudgetRun.systemCallsPerRequest(of: Self.executable, strace: strace) {
+                ["seq", url, "\($0)", "--syscalls-only", ca]
+            }
+            let listing = BudgetRun.listing(perRequest)
+            #expect(perRequest["sendto", default: 0] >= 0.99, "strace saw no sends: \(listing)")
+            #expect(perRequest["recvfrom", default: 0] <= 2.05, "socket reads per request: \(listing)")
+            #expect(perRequest["epoll_wait", default: 0] <= 1.05, "one wait per request: \(listing)")
+        }
+    }
+
     /// System calls per request with 16 requests in flight at once (decision 0037's addendum), from 16 tasks
     /// (`conc`) or a queue of width 16 (`queue`). The 16 tasks' requests join the busy event loop and go back to their
     /// callers through its hand-off, which wakes one cooperative thread per round of the loop instead of one per

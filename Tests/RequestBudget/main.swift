@@ -22,17 +22,23 @@ import HTTPCore
 import HTTPPipeline
 import SocketTransport
 
-let arguments = CommandLine.arguments.filter { $0 != "--syscalls-only" }
+let arguments = CommandLine.arguments.filter { $0 != "--syscalls-only" && !$0.hasPrefix("--ca=") }
 let syscallsOnly = CommandLine.arguments.contains("--syscalls-only")
+/// `--ca=FILE`: a PEM file of CA certificates to trust for an https URL (the tests' CA).
+let caFile = CommandLine.arguments.first { $0.hasPrefix("--ca=") }.map { String($0.dropFirst("--ca=".count)) }
 guard arguments.count >= 4, let url = URL(string: arguments[2]), let n = Int(arguments[3]), n > 0 else {
-    fail("usage: RequestBudget seq|seq-raw|conc|queue URL N [C] [--syscalls-only]")
+    fail("usage: RequestBudget seq|seq-raw|conc|queue URL N [C] [--syscalls-only] [--ca=FILE]")
 }
 let mode = arguments[1]
 let width = arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1
 
 let transport = POSIXTransport(configuration: .init(maxConnectionsPerHost: max(16, width)))
 let client = Client(transport: transport)
-let request = Request(url: url)
+let request = {
+    var request = Request(url: url)
+    if let caFile { request.options.tls = TLSOptions(trustedCAFile: caFile) }
+    return request
+}()
 
 /// One GET through the whole pipeline; the body's length.
 @Sendable func get() async throws -> Int {

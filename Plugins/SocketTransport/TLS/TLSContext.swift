@@ -46,6 +46,11 @@ final class TLSContext: @unchecked Sendable {  // the SSL_CTX is only read after
         _ = SSL_CTX_set_options(context, c_openssl_op_ignore_unexpected_eof() | c_openssl_op_no_compression())
         _ = c_openssl_ctx_set_mode(context, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
         _ = SSL_CTX_set_alpn_protos(context, alpn.wireFormat, UInt32(alpn.wireFormat.count))
+        // Read-ahead: one `recv` takes what the socket holds (up to OpenSSL's buffer) instead of a record's 5-byte
+        // header and then its body, so a small response over TLS costs one read of the socket, not two. A
+        // `WANT_READ` still means the socket was drained, which the edge-triggered wait relies on; bytes OpenSSL
+        // holds are `hasPendingBytes` (`SSL_has_pending`), so a connection holding some is not reused.
+        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_READ_AHEAD, 1, nil)
 
         if options.validatesCertificate {
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)

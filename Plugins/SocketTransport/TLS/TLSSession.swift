@@ -190,8 +190,9 @@ final class TLSSession {
         return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
     }
 
-    /// Whether OpenSSL holds decrypted bytes not read yet, in this session or the one it runs inside.
-    var hasPendingBytes: Bool { SSL_pending(ssl) > 0 || (outer?.hasPendingBytes ?? false) }
+    /// Whether OpenSSL holds bytes not read yet, decrypted or not (with read-ahead it may hold records it has not
+    /// processed), in this session or the one it runs inside.
+    var hasPendingBytes: Bool { SSL_has_pending(ssl) == 1 || (outer?.hasPendingBytes ?? false) }
 
     /// Saves the session for resumption, once per connection, when OpenSSL says it can be resumed. Call it after a
     /// response was read, so TLS 1.3 tickets (sent after the handshake) have arrived.
