@@ -39,6 +39,8 @@ public struct Client: Sendable {
         let authenticationStage: AuthenticationStage
         let cacheStage: CacheStage
         let acceptEncoding: String?
+        /// The `User-Agent` field of the configured agent, built (and its value checked) once, not for every hop.
+        let userAgentField: HTTPField
         let progress: (any ProgressSink)?
         let bandwidth: (any BandwidthLimiter)?
         let configuration: Configuration
@@ -59,6 +61,7 @@ public struct Client: Sendable {
             self.codecs = codecs
             self.authenticators = authenticators
             self.acceptEncoding = ContentCoding.acceptEncoding(for: codecs)
+            self.userAgentField = HTTPField(name: .userAgent, value: configuration.userAgent)
             self.progress = progress
             self.bandwidth = bandwidth
             self.configuration = configuration
@@ -101,6 +104,8 @@ public struct Client: Sendable {
     var authenticationSessions: AuthenticationSessions { storage.authenticationSessions }
     /// The `Accept-Encoding` the codecs offer, `nil` without codecs; built once, here, not for every hop.
     var acceptEncoding: String? { storage.acceptEncoding }
+    /// The configured `User-Agent` as a header field, built once.
+    var userAgentField: HTTPField { storage.userAgentField }
     /// Receives byte progress for every request; `nil` by default.
     public var progress: (any ProgressSink)? { storage.progress }
     /// Shares a bandwidth budget between every request of the client (ASIHTTPRequest's

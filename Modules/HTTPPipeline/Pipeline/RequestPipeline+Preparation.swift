@@ -58,9 +58,14 @@ extension RequestPipeline {
         ResumeRange.apply(to: &hop)
     }
 
+    /// Sets the request's own agent or the client's, unless the caller set a `User-Agent` field. The client's is a
+    /// field built once: making it from the string checked every character of the value again on every hop.
     func addUserAgent(to hop: inout Request) {
-        if hop.headerFields[.userAgent] == nil {
-            hop.headerFields[.userAgent] = hop.options.userAgent ?? client.configuration.userAgent
+        guard hop.headerFields[.userAgent] == nil else { return }
+        if let own = hop.options.userAgent {
+            hop.headerFields[.userAgent] = own
+        } else {
+            hop.headerFields.append(client.userAgentField)
         }
     }
 

@@ -26,12 +26,13 @@ struct ExchangePlan: Sendable {
     /// Plans a direct exchange with the origin.
     /// - Parameters:
     ///   - request: The request.
+    ///   - target: The request's URL taken apart.
     ///   - idleTimeout: The configured idle lifetime of pooled connections, if any.
     /// - Throws: ``ClientError`` with ``ClientError/Code/invalidRequest``, see
-    ///   ``init(request:target:route:proxyAuthorization:idleTimeout:)``.
-    init(request: Request, idleTimeout: Duration?) throws {
-        try self.init(request: request, target: try RequestTarget(url: request.url), route: .direct,
-                      proxyAuthorization: nil, idleTimeout: idleTimeout)
+    ///   ``init(request:target:route:proxyAuthorization:idleTimeout:bindsConnection:)``.
+    init(request: Request, target: RequestTarget, idleTimeout: Duration?) throws {
+        try self.init(request: request, target: target, route: .direct, proxyAuthorization: nil,
+                      idleTimeout: idleTimeout)
     }
 
     /// Plans the exchange over one route.

@@ -17,7 +17,7 @@ extension TransportCore {
     /// - Returns: The response, with ``Response/route`` set to the route it came through.
     /// - Throws: ``ClientError`` or `CancellationError`.
     func sendRouted(_ request: Request, resolver: any ProxyResolver, context: RequestContext) async throws -> Response {
-        let target = try RequestTarget(url: request.url)
+        let target = try targets.target(for: request.url)
         // The resolver never sees the URL's user:password or fragment: a PAC script or its log must not get a
         // credential.
         let asked = request.url.removingUserInfo(droppingFragment: true) ?? request.url

@@ -11,6 +11,8 @@ final class TransportCore: Sendable {
     let loops: EventLoopGroup
     let resolver = NameResolver()
     let tlsContexts = TLSContextCache()
+    /// The last URL sent and its target, taken apart once.
+    let targets = RequestTargetCache()
     let pool: ConnectionPool
     let parking: ProxyParking
     /// The multiplexed protocols' sessions by origin; `nil` when none is configured (no cost on the HTTP/1.1 path).
@@ -65,7 +67,8 @@ final class TransportCore: Sendable {
         defer { requestsAwaitingHeads.subtract(1, ordering: .relaxed) }
         // A request's own resolver (RequestOptions.proxyResolver, ASI's per-request proxy) replaces the transport's.
         guard let resolver = request.options.proxyResolver ?? configuration.proxyResolver else {
-            let plan = try ExchangePlan(request: request, idleTimeout: configuration.idleTimeout)
+            let plan = try ExchangePlan(
+                request: request, target: try targets.target(for: request.url), idleTimeout: configuration.idleTimeout)
             return try await send(plan, context: context, failsOver: false)
         }
         return try await sendRouted(request, resolver: resolver, context: context)
