@@ -56,20 +56,22 @@ final class QueueResultBuffer: Sendable {
     }
 
     /// Hands a result to the waiting reader, or keeps it for the next read; does nothing once finished.
-    func yield(_ result: QueueResult) {
+    func yield(_ result: consuming QueueResult) {
+        // Moved into the buffer (or to the reader), not copied: a copy retains every part of the response.
+        var result = Optional(result)
         guard let handOff else {
             let waiter = state.withLock { state -> Waiter? in
                 guard !state.isFinished else { return nil }
                 if let waiter = state.waiters.popFirst() { return waiter }
-                state.items.append(result)
+                state.items.append(result.take())
                 return nil
             }
-            waiter?.resume(returning: result)
+            if let waiter, let result = result.take() { waiter.resume(returning: result) }
             return
         }
         let scheduleWake = state.withLock { state -> Bool in
             guard !state.isFinished else { return false }
-            state.items.append(result)
+            state.items.append(result.take())
             guard !state.waiters.isEmpty, !state.wakeScheduled else { return false }
             state.wakeScheduled = true
             return true

@@ -137,25 +137,26 @@ extension RequestQueue {
     @discardableResult
     func report(
         _ handle: RequestHandle, _ original: Request, own: RequestCallbacks?,
-        outcome: Result<ClientResponse, ClientError>, streams: [QueueResultBuffer]
+        outcome: consuming Result<ClientResponse, ClientError>, streams: [QueueResultBuffer]
     ) -> Bool {
         var finished = false
         if case .success = outcome { finished = true }
         progress.end(handle.requestID, finished: finished)
-        switch outcome {
-        case .success(let response) where callbacks.requestFinished != nil || own?.finished != nil:
+        // The listeners are checked before the response or error is bound: binding copies a whole `ClientResponse`,
+        // which is a retain of each of its parts, for nobody when no callback is set.
+        if callbacks.requestFinished != nil || own?.finished != nil, case .success(let response) = outcome {
             deliver(
                 handle, when: { $0.finished != nil }, { $0.finished?(response) },
                 queued: callbacks.requestFinished != nil, { $0.requestFinished?(original, response) })
-        case .failure(let error) where callbacks.requestFailed != nil || own?.failed != nil:
+        } else if callbacks.requestFailed != nil || own?.failed != nil, case .failure(let error) = outcome {
             deliver(
                 handle, when: { $0.failed != nil }, { $0.failed?(error) },
                 queued: callbacks.requestFailed != nil, { $0.requestFailed?(original, error) })
-        default:
-            break  // nobody listens: no closure to allocate
         }
         let result = QueueResult(requestID: handle.requestID, request: original, result: outcome)
-        for stream in streams { stream.yield(result) }
+        // The last (usually the only) sequence takes the result itself, the others a copy.
+        for stream in streams.dropLast() { stream.yield(result) }
+        streams.last?.yield(consume result)
         return handle.markFinished()
     }
 

@@ -51,9 +51,9 @@ extension RequestQueue {
         // Reported before the scheduler hears of the end, so that the drain (which ends the result sequences) comes
         // after every request's result.
         let streams = shared.withLock { $0.streams }
-        let retires = report(handle, original, own: own, outcome: outcome, streams: streams)
         var failed = false
         if case .failure = outcome { failed = true }
+        let retires = report(handle, original, own: own, outcome: consume outcome, streams: streams)
         var work = modify { $0.scheduler.ended(Member(handle: handle), failed: failed) }
         var next: RequestHandle?
         if !retires, !Task.isCancelled { next = work.starts.popFirst() }
