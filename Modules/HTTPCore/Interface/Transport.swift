@@ -24,8 +24,9 @@
 /// - A transport that takes a ``ProxyResolver`` tries its routes in order, going on to the next only when a
 ///   connection could not be opened (before any byte of the request was sent), and pools connections per route.
 /// - ``PluginLifecycle/shutdown()`` closes idle connections and frees resources; it is idempotent.
-/// - ``preferredTaskExecutor``, ``workerTaskExecutor`` and ``handOffTaskExecutor`` are optional. They are read once per request, from any
-///   thread, so they must be cheap and never block. A transport that wraps another forwards them.
+/// - ``preferredTaskExecutor``, ``workerTaskExecutor`` and ``handOffTaskExecutor`` are optional. They are read once
+///   per request (or per queue worker), from any thread, so they must be cheap and never block. A transport that
+///   wraps another forwards them.
 ///
 /// ## Implement a custom transport
 /// ```swift

@@ -25,7 +25,20 @@ extension RequestQueue {
     /// Where the queue's workers run: see ``startWorker(with:)``.
     private var workerExecutor: (any TaskExecutor)? {
         guard client.configuration.runsOnTransportExecutor else { return nil }
-        return configuration.maxConcurrentRequests > 1 ? client.transport.workerTaskExecutor : client.transportExecutor
+        return runsWorkersOnTransport ? client.transport.workerTaskExecutor : client.transportExecutor
+    }
+
+    /// Whether the workers run on the transport's ``Transport/workerTaskExecutor`` (a width above 1).
+    private var runsWorkersOnTransport: Bool {
+        client.configuration.runsOnTransportExecutor && configuration.maxConcurrentRequests > 1
+            && client.transport.workerTaskExecutor != nil
+    }
+
+    /// The executor a results sequence wakes its reader through: the transport's hand-off when the workers run on
+    /// its loop, so that one wake-up carries a round's results; `nil` (a wake-up per result) otherwise, where a
+    /// wake-up sent through the loop would cost a hop there and back.
+    var resultsHandOff: (any TaskExecutor)? {
+        runsWorkersOnTransport ? client.transport.handOffTaskExecutor : nil
     }
 
     /// Runs one request on `worker`, reports it, and carries out what its end asks of the scheduler.

@@ -139,9 +139,7 @@ public final class RequestQueue: Sendable {
     /// The results of the requests that end from now on, in the order they end; the sequence ends when the
     /// queue next drains (at once when the queue is running and empty). Take it before ``go()`` to see them all.
     public var results: AsyncStream<QueueResult> {
-        // Workers on the transport's executor yield on its loop: the reader is then woken once per loop round.
-        let buffer = QueueResultBuffer(
-            handOff: client.configuration.runsOnTransportExecutor ? client.transport.handOffTaskExecutor : nil)
+        let buffer = QueueResultBuffer(handOff: resultsHandOff)
         let idle = shared.withLock { shared in
             guard shared.scheduler.outstanding > 0 || shared.scheduler.isSuspended else { return true }
             shared.streams.append(buffer)

@@ -1,5 +1,5 @@
 import HTTPCore
-import HTTPPipeline
+@testable import HTTPPipeline
 import HTTPTesting
 @testable import SocketTransport
 import Synchronization
@@ -153,6 +153,8 @@ import Testing
         #expect(transport.preferredTaskExecutor == nil)
         #expect(transport.workerTaskExecutor != nil, "offered while idle")
         let queue = RequestQueue(client: client, configuration: .init(maxConcurrentRequests: width))
+        // Only workers on the loop wake their reader through the hand-off; from elsewhere it would be a detour.
+        #expect((queue.resultsHandOff != nil) == onLoop)
         let results = queue.results  // before go(), to see every result
         for _ in 0..<3 { _ = queue.add(Request(url: server.url("/ok"))) }
         queue.go()
