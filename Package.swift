@@ -266,7 +266,7 @@ let package = Package(
         // link the pipeline, the transport or a codec. Not a product.
         .target(
             name: "TestSupport",
-            dependencies: ["HTTPCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPCore", "CSpawnActions", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
         // The helpers that need a codec of the library's own (gzip and gunzip by GzipCodec), for the asi and
@@ -293,6 +293,8 @@ let package = Package(
         // The request budget tests: a child process that counts what each request allocates (CAllocationCounter
         // replaces malloc and swift_task_alloc in the process that links it, so only RequestBudget links it).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        // glibc's `posix_spawn_file_actions_addclosefrom_np` for TestSupport's spawns: peers inherit no test socket.
+        .target(name: "CSpawnActions", path: "Tests/CSpawnActions"),
         .executableTarget(
             name: "RequestBudget",
             dependencies: ["CAllocationCounter", "HTTPCore", "HTTPPipeline", "SocketTransport"],

@@ -51,6 +51,7 @@ struct SideBySide {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, scratch + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, scratch + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        closeInheritedDescriptors(&actions)
         let line = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory] + argv
         let cArguments = line.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }

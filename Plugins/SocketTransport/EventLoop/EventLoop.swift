@@ -95,6 +95,8 @@ final class EventLoop: TaskExecutor, Sendable {
     let countsWaiters: Bool
     /// The loop thread's kernel id, 0 until it runs: tests read its scheduling state in `/proc`.
     let threadID = Atomic<Int32>(0)
+    /// The read buffers its connections borrow for each read.
+    let readBuffers = ReadBufferPool()
     /// The loop thread's `pthread_self()`, 0 until it runs: ``handOff(_:)`` asks whether it is called on the loop.
     private let thread = Atomic<pthread_t>(0)
     /// Callers' jobs leaving the loop at the end of their requests, handed over once per round.

@@ -40,7 +40,7 @@ extension HTTP1ResponseParser {
             headStatus = HTTPResponse.Status(code: code, reasonPhrase: String(decoding: reason, as: UTF8.self))
         }
         // No capacity reserved up front: the list keeps what the connection's heads needed, and a reserve of 16
-        // fields (about 2 KB) per connection showed in the 1,000-connection row's memory.
+        // fields (about 2 KB) per connection showed in the 1,000-connection row's memory (decision 0038).
         sectionFields.removeAll(keepingCapacity: true)
         framingSummary = HTTP1FramingRules.FieldSummary()
         framingSummaryIsStale = false

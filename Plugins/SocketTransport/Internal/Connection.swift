@@ -1,8 +1,10 @@
 import HTTPCore
 import Synchronization
 
-/// One HTTP/1.1 connection: a connected non-blocking socket, its TLS session, its response parser and its read
-/// buffer.
+/// One HTTP/1.1 connection: a connected non-blocking socket, its TLS session and its response parser.
+///
+/// It holds a read buffer only from a read until its bytes are parsed: the buffer is borrowed from the event loop's
+/// ``ReadBufferPool``, so a connection that waits for its answer or idles in the pool holds none (decision 0038).
 ///
 /// A connection has exactly one owner at a time: the pool (under the pool's lock), the request that is
 /// sending on it, or the response body that is reading from it. Ownership moves with the object; nobody keeps
@@ -12,8 +14,9 @@ import Synchronization
 /// event loop resumes it: one thread hop per wait.
 final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     private static let ids = Atomic<UInt64>(0)
-    private static let initialBufferSize = 16 * 1024
-    private static let maxBufferSize = 256 * 1024
+    /// The size of the first read; a read that fills its size doubles the next one's, up to
+    /// ``ReadBufferPool/bufferSize``.
+    private static let firstReadSize = 16 * 1024
 
     /// Unique in the process; returned as `Response.connectionID`.
     let id: UInt64
@@ -47,8 +50,11 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     /// Whether the peer closed its side.
     private(set) var sawEndOfStream = false
     private(set) var isClosed = false
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var growBuffer = false
+    /// The pool's buffer the last read filled, held until its bytes are parsed (``parse(_:)``), the next read
+    /// waits, or the connection goes idle (``returnReadBuffer()``).
+    private var readBuffer: UnsafeMutableRawPointer?
+    /// How many bytes the next read asks for.
+    private(set) var readSize = firstReadSize
     /// The buffer the request head (and a small body) is written from, reused from request to request while it
     /// stays small (``takeWriteBuffer()`` and ``keepWriteBuffer(_:)``).
     private var writeBuffer: [UInt8] = []
@@ -71,12 +77,11 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
         self.fd = fd
         self.handle = handle
         self.key = key
-        buffer = .allocate(byteCount: Self.initialBufferSize, alignment: 16)
     }
 
     deinit {
         close()
-        buffer.deallocate()
+        returnReadBuffer()
     }
 
     /// Runs the TLS handshake: on the socket, or inside the TLS session already running (TLS to the origin in a
@@ -110,62 +115,76 @@ final class Connection: @unchecked Sendable {  // exclusive ownership, see above
     /// - Returns: How many bytes are in the buffer; 0 when the peer closed.
     /// - Throws: ``ClientError`` or `CancellationError`.
     func read(upTo limit: Int = .max) async throws -> Int {
-        if growBuffer {
-            growBuffer = false
-            let size = min(buffer.count * 2, Self.maxBufferSize)
-            buffer.deallocate()
-            buffer = .allocate(byteCount: size, alignment: 16)
-        }
-        let count = min(limit, buffer.count)
+        let count = min(limit, readSize)
         // A short read drained the socket, so the next read waits first and saves a futile `recv`. Not with a
         // low-speed window: the wait judges the window, and a task that was not scheduled for a while (a busy
         // machine) must count the bytes that arrived meanwhile before its window is judged.
         if drained {
             drained = false
             if lowSpeed == nil {
+                returnReadBuffer()  // the last read's bytes are dead now; no buffer is held across a wait
                 try await wait(for: .read, until: NanoTime.deadline(after: inactivityTimeout), connecting: false,
                                orHangUp: true)
             }
         }
         while true {
-            let result = tls?.read(into: buffer.baseAddress!, count: count)
-                ?? Socket.receive(fd, buffer.baseAddress!, count)
+            let buffer = borrowReadBuffer()
+            let result = tls?.read(into: buffer, count: count) ?? Socket.receive(fd, buffer, count)
             switch result {
             case .bytes(let read):
                 if lowSpeed != nil { try lowSpeed!.record(read, now: NanoTime.now()) }
-                if read == buffer.count && buffer.count < Self.maxBufferSize { growBuffer = true }
+                if read == readSize && readSize < ReadBufferPool.bufferSize { readSize *= 2 }
                 drained = read < count && tls == nil
                 return read
             case .endOfStream:
+                returnReadBuffer()
                 sawEndOfStream = true
                 return 0
             case .wouldBlock(let interest):
+                returnReadBuffer()
                 try await wait(for: interest, until: NanoTime.deadline(after: inactivityTimeout), connecting: false)
             case .failed(let error):
+                returnReadBuffer()
                 throw error
             }
         }
     }
 
-    /// The first `count` bytes of the buffer, valid until the next read.
+    /// The first `count` bytes the last read brought, valid until the next read or ``returnReadBuffer()``.
     func received(_ count: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: buffer[..<count])
+        guard count > 0, let readBuffer else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: readBuffer, count: count)
     }
 
-    /// The size of the next read, for asking a bandwidth limiter.
-    var readSize: Int { buffer.count }
+    /// The buffer held since the last read, or one borrowed from the loop's pool.
+    private func borrowReadBuffer() -> UnsafeMutableRawPointer {
+        if let readBuffer { return readBuffer }
+        let buffer = handle.loop.readBuffers.take()
+        readBuffer = buffer
+        return buffer
+    }
+
+    /// Gives the read buffer back to the loop's pool, if the connection holds one; what the last read brought is
+    /// gone then. Called when the connection goes idle, and by ``parse(_:)`` once the bytes are parsed.
+    func returnReadBuffer() {
+        guard let buffer = readBuffer else { return }
+        readBuffer = nil
+        handle.loop.readBuffers.giveBack(buffer)
+    }
 
     /// Feeds `count` received bytes (0 for the end of stream) to the parser; the events land in ``events``.
     ///
     /// Never inlined: the parser's temporaries would otherwise widen the async frames of every caller that reads.
+    /// The parser copies what it keeps, so the read buffer goes back to the loop's pool afterwards.
     /// - Throws: ``ClientError`` from the parser.
     @inline(never)
     func parse(_ count: Int) throws {
+        defer { returnReadBuffer() }
         events.removeAll(keepingCapacity: true)
         if count == 0 {
             try parser.feedEOF(into: &events)
         } else {
-            try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &events)
+            try parser.feed(received(count), into: &events)
         }
     }
 

@@ -108,6 +108,9 @@ final class ConnectionPool: Sendable {
     ///   - reuse: Whether it may carry another request.
     func checkIn(_ connection: Connection, reuse: Bool) {
         let key = connection.key
+        // An idle connection holds no read buffer; still the caller's here (in the idle list another request may
+        // take it).
+        connection.returnReadBuffer()
         let (handOver, closeIt) = state.withLock { state -> ((Waiter, Grant)?, Bool) in
             if reuse && !state.isShutDown && !connection.isClosed {
                 if let waiter = state.parkOrHandOver(connection, key: key) {

@@ -58,6 +58,7 @@ struct ASICommandRun {
         posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, scratch + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, scratch + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        closeInheritedDescriptors(&actions)
         // A working directory goes through `sh -c 'cd DIR && exec asi ...'` (exec keeps the pid).
         let argv =
             launcher

@@ -49,7 +49,7 @@ import Glibc
 
 /// A TCP listener on 127.0.0.1 that never calls `accept`.
 func silentListener() throws -> (Int32, Int) {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -72,6 +72,7 @@ extension POSIXTransportFlowTests {
         try NativeThread.start(name: "test-early") {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             var head: [UInt8] = []
             var byte: UInt8 = 0
             while !head.suffix(4).elementsEqual([13, 10, 13, 10]), read(client, &byte, 1) == 1 { head.append(byte) }

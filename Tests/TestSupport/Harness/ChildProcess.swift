@@ -35,6 +35,7 @@ package final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeInheritedDescriptors(&actions)
 
         // Own process group (so the whole server can be killed at once), default signal dispositions and an
         // empty signal mask (ignored signals such as SIGPIPE would otherwise be inherited across exec).

@@ -48,6 +48,8 @@ package final class ScriptedTCPServer: Sendable {
             }
             while true {
                 let client = accept(fd, nil, nil)
+                // Close-on-exec, as the loopback server's: a peer started later must not keep the connection open.
+                if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
                 if client < 0 {
                     if errno == EINTR { continue }
                     closeListener()  // shut down
