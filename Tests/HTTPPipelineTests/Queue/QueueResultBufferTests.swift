@@ -27,11 +27,7 @@ import Testing
 
     @Test func aWaitingReaderIsWokenByEachResultAndByTheFinish() async {
         let buffer = QueueResultBuffer()
-        let reader = Task {
-            var read: [UInt64] = []
-            for await result in buffer.stream() { read.append(result.requestID.rawValue) }
-            return read
-        }
+        let reader = Self.reader(of: buffer)
         for number in UInt64(1)...50 {
             buffer.yield(Self.result(number))
             await Task.yield()
@@ -59,11 +55,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aHandOffWakesTheWaitingReaderOncePerBatch() async throws {
         let handOff = HeldJobsExecutor()
         let buffer = QueueResultBuffer(handOff: handOff)
-        let reader = Task {
-            var read: [UInt64] = []
-            for await result in buffer.stream() { read.append(result.requestID.rawValue) }
-            return read
-        }
+        let reader = Self.reader(of: buffer)
         try await Self.waitUntil { buffer.hasWaitingReader }
         for number in UInt64(1)...100 { buffer.yield(Self.result(number)) }
         #expect(handOff.heldCount == 1, "one wake-up for the batch")
@@ -84,17 +76,22 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aFinishBeforeTheHandOffRanStillDeliversTheBufferedResults() async throws {
         let handOff = HeldJobsExecutor()
         let buffer = QueueResultBuffer(handOff: handOff)
-        let reader = Task {
-            var read: [UInt64] = []
-            for await result in buffer.stream() { read.append(result.requestID.rawValue) }
-            return read
-        }
+        let reader = Self.reader(of: buffer)
         try await Self.waitUntil { buffer.hasWaitingReader }
         for number in UInt64(1)...3 { buffer.yield(Self.result(number)) }
         buffer.finish()
         #expect(await reader.value == [1, 2, 3])
         handOff.runHeld()  // the wake-up scheduled before the finish: nothing left to do
         #expect(!buffer.hasWaitingReader)
+    }
+
+    /// A task that reads `buffer`'s sequence to its end and returns the request IDs it read.
+    static func reader(of buffer: QueueResultBuffer) -> Task<[UInt64], Never> {
+        Task {
+            var read: [UInt64] = []
+            for await result in buffer.stream() { read.append(result.requestID.rawValue) }
+            return read
+        }
     }
 
     /// Polls `condition` until it holds, for up to 30 seconds.
