@@ -27,19 +27,33 @@ struct RequestWriter {
         progress = ProgressCounter(context: context, direction: .upload, expected: plan.request.body?.length)
     }
 
-    /// Writes the whole request of `plan` on `connection`: the head, then the body. The writer lives in this call's
-    /// frame, which ends with the write, not in the frame of the exchange that goes on to wait for the response.
+    /// Writes the whole request of `plan` on `connection`: the head, then the body. The writer lives in the frame of
+    /// ``writeWithBody(_:head:on:context:)``, which a request without a body never allocates, and which ends with the
+    /// write, not in the frame of the exchange that goes on to wait for the response.
     /// - Throws: ``ClientError`` (`sendFailed`, `timedOut`, `storageFailed`, `invalidRequest`) or
     ///   `CancellationError`.
     static func write(_ plan: ExchangePlan, on connection: Connection, context: RequestContext) async throws {
         // The head is built in the connection's reused buffer: no allocation per request.
         var message = connection.takeWriteBuffer()
         try plan.appendHead(to: &message)
-        guard let body = plan.request.body else {
+        guard plan.request.body != nil else {
             try await connection.write(message)
             connection.keepWriteBuffer(message)
             return
         }
+        try await writeWithBody(plan, head: message, on: connection, context: context)
+    }
+
+    /// Writes `head` and then the body of `plan`. Out of line: its frame, with the writer and the body's cases
+    /// (1,872 bytes together with the head's write before it was split out), is allocated only for a request that
+    /// has a body; every task keeps the largest frames it ever allocated until it ends, so a `GET`'s chain stays
+    /// small (decision 0038's addendum).
+    @inline(never)
+    private static func writeWithBody(
+        _ plan: ExchangePlan, head: [UInt8], on connection: Connection, context: RequestContext
+    ) async throws {
+        guard let body = plan.request.body else { preconditionFailure("only a request with a body comes here") }
+        var message = head
         var writer = RequestWriter(plan: plan, connection: connection, context: context)
         if case .bytes(let bytes) = body.content, bytes.count <= Self.pieceSize && writer.meter == nil {
             // One send for head and body: one syscall, one TCP segment for small requests.

@@ -1,5 +1,5 @@
-package import CSpawnActions
-import Glibc
+import CSpawnActions
+package import Glibc
 
 /// Makes a child started with `actions` inherit only its standard descriptors (0, 1 and 2, as the actions before
 /// this one set them): every other descriptor of the test process is closed in the child.
