@@ -40,7 +40,10 @@ struct RequestBudgetTests {
     /// Voluntary context switches (decision 0037): a sequential request's two (its thread and the event loop each
     /// sleep once), so a hop onto the loop and back for a lone request (three) fails; with 16 tasks the loop's
     /// wake-ups carry several answers each (0.2–1.0 per request measured, by the machine's load). Switches depend on
-    /// scheduling more than the other counts, so their room is wider: half a switch.
+    /// scheduling more than the other counts, so their room is wider: half a switch for a lone request. With 16
+    /// requests in flight they depend on the machine's load too (0.27–0.43 quiet, up to 1.0 with a CI run and two busy
+    /// loops beside the test), so the 16-task and queue budgets only stop a wake-up per request from multiplying (2.5,
+    /// as for a lone request); the strace tests of their futex calls are the sharper guard.
     /// The queue (0035's addendum): release 5.0 allocations / 19.02 frames / 16,325 bytes, its results read through
     /// `AsyncStream(unfolding:)` over the queue's own buffer; in debug, where nothing is inlined, that stream's reads
     /// take three frames more (33.92 / 35,205), so the debug queue budget rose while the release one fell.
@@ -63,18 +66,21 @@ struct RequestBudgetTests {
     /// A request without a body writes its head in a frame without the body writer (decision 0038's addendum): 1,680
     /// frame bytes fewer per request in release (sequential 13,009, bare transport 7,697, 16 tasks 14,869, the queue
     /// 14,273) and 1,870–1,960 in debug (27,777 / 12,497 / 31,016 / 32,405); the byte budgets follow.
+    /// The proxy's steps of a new connection and the failure steps of a transport send out of line (the same addendum):
+    /// release 14.0 frames / 12,161 bytes sequential (one frame fewer: the check-out is now inlined), bare transport
+    /// 13.0 / 6,849, 16 tasks 22.62 / 14,107, the queue 15.14 / 13,423; debug 26,465 / 11,185 / 29,650 / 31,090 bytes.
     static let budgets: [String: [String: Budget]] = [
         "release": [
-            "seq": Budget(mallocs: 5.5, taskAllocs: 15.5, taskAllocBytes: 13_600, switches: 2.5),
-            "seq-raw": Budget(mallocs: 4.5, taskAllocs: 14.5, taskAllocBytes: 8_200, switches: 2.5),
-            "conc": Budget(mallocs: 5.5, taskAllocs: 24.5, taskAllocBytes: 15_400, switches: 0.6),
-            "queue": Budget(mallocs: 5.0, taskAllocs: 17.0, taskAllocBytes: 14_800, switches: 0.6),
+            "seq": Budget(mallocs: 5.5, taskAllocs: 14.5, taskAllocBytes: 12_700, switches: 2.5),
+            "seq-raw": Budget(mallocs: 4.5, taskAllocs: 13.5, taskAllocBytes: 7_400, switches: 2.5),
+            "conc": Budget(mallocs: 5.5, taskAllocs: 23.5, taskAllocBytes: 14_700, switches: 2.5),
+            "queue": Budget(mallocs: 5.0, taskAllocs: 16.0, taskAllocBytes: 14_000, switches: 2.5),
         ],
         "debug": [
-            "seq": Budget(mallocs: 105, taskAllocs: 28.5, taskAllocBytes: 28_400, switches: 2.5),
-            "seq-raw": Budget(mallocs: 45, taskAllocs: 22.5, taskAllocBytes: 13_100, switches: 2.5),
-            "conc": Budget(mallocs: 105, taskAllocs: 37.5, taskAllocBytes: 31_600, switches: 0.6),
-            "queue": Budget(mallocs: 105, taskAllocs: 32.5, taskAllocBytes: 33_000, switches: 0.6),
+            "seq": Budget(mallocs: 105, taskAllocs: 28.5, taskAllocBytes: 27_000, switches: 2.5),
+            "seq-raw": Budget(mallocs: 45, taskAllocs: 22.5, taskAllocBytes: 11_800, switches: 2.5),
+            "conc": Budget(mallocs: 105, taskAllocs: 37.5, taskAllocBytes: 30_200, switches: 2.5),
+            "queue": Budget(mallocs: 105, taskAllocs: 32.5, taskAllocBytes: 31_700, switches: 2.5),
         ],
     ]
 

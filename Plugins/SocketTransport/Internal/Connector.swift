@@ -57,11 +57,27 @@ struct Connector: Sendable {
         let proxyTLSContext = key.proxy?.kind == .https ? try tlsContexts.context(for: proxyTLS) : nil
         // A bad CA file fails before any connect.
         _ = try key.tls.map { try tlsContexts.context(for: $0, offering: alpn(for: key)) }
-        let connector = self
         let addresses = try await addresses(host: key.connectHost, port: key.connectPort)
 
         try Task.checkCancellation()
         let connection = try await race(addresses, key: key, deadline: deadline, timeout: timeout)
+        if proxyTLSContext != nil || key.isSOCKS {
+            try await greetProxy(on: connection, tls: proxyTLSContext, deadline: deadline, timeout: timeout)
+        }
+        try await finishOpening(connection, options: options, proxyAuthorization: proxyAuthorization,
+                                deadline: deadline)
+        return connection
+    }
+
+    /// The proxy's own steps on a new connection: TLS to an HTTPS proxy, the SOCKS handshake. Out of line, so the
+    /// frame of ``connect(_:options:proxyAuthorization:)`` holds neither (a task keeps the slabs of its largest
+    /// frames until it ends; decision 0038's addendum). Closes the connection on a throw.
+    @inline(never)
+    private func greetProxy(
+        on connection: Connection, tls proxyTLSContext: TLSContext?, deadline: UInt64, timeout: UInt64
+    ) async throws {
+        let key = connection.key
+        let connector = self
         do {
             if let proxyTLSContext, let proxy = key.proxy {
                 try await connection.startTLS(context: proxyTLSContext, host: proxy.host, port: proxy.port,
@@ -75,9 +91,6 @@ struct Connector: Sendable {
             connection.close()
             throw error
         }
-        try await finishOpening(connection, options: options, proxyAuthorization: proxyAuthorization,
-                                deadline: deadline)
-        return connection
     }
 
     /// Finishes a connection to the proxy or origin: the `CONNECT` tunnel for a tunnel's key, then TLS to the

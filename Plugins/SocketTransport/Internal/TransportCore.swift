@@ -99,14 +99,8 @@ final class TransportCore: Sendable {
             do {
                 (connection, reused) = try await checkOut(
                     plan, forceNew: forceNew, preferred: context.preferredConnectionID, logger: context.logger)
-            } catch ProxyTunnel.Answer.challenged(let response, _) {
-                return response
-            } catch ProxyTunnel.Answer.refused(let error) {
-                throw error
-            } catch let failure as RouteUnreachable {
-                throw failsOver ? failure : failure.error
-            } catch let error as ClientError where failsOver && RouteUnreachable.isUnreachable(error) {
-                throw RouteUnreachable(error: error)
+            } catch {
+                return try Self.answer(toCheckOutFailure: error, failsOver: failsOver)
             }
             // A connection-bound handshake (NTLM) authenticates this connection as its user: no other request
             // may take it from the pool afterwards, nor between the challenge and the answer.
@@ -114,16 +108,52 @@ final class TransportCore: Sendable {
             do {
                 return try await HTTP1Exchange(core: self, plan: plan, connection: connection, context: context).run()
             } catch {
-                let stale = reused && !connection.parser.receivedResponseBytes
-                    && (error as? ClientError)?.isConnectionLost == true
-                checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed",
-                        logger: context.logger)
-                guard stale && !forceNew && plan.request.isIdempotent else { throw error }
-                context.logger.debug("Reused connection was closed by the server; retrying on a new connection",
-                                     metadata: ["connection": "\(connection.id)"])
+                try retryOnNewConnection(after: error, on: connection, reused: reused, forceNew: forceNew, plan: plan,
+                                         logger: context.logger)
                 forceNew = true
             }
         }
+    }
+
+    // The two failure steps of `send(_:context:failsOver:multiplexes:)` are synchronous and out of line: their
+    // patterns and log lines (a proxy's whole response among them) would otherwise be slots of the async frame every
+    // request allocates, and a task keeps the slabs of its largest frames until it ends (decision 0038's addendum).
+
+    /// What a failed check-out becomes: the proxy's `407` answer to `CONNECT` is the response; a refused tunnel, and
+    /// with `failsOver` a route that cannot be reached, are thrown as the caller expects them.
+    /// - Returns: The proxy's challenge.
+    /// - Throws: Everything else, mapped as described.
+    @inline(never)
+    private static func answer(toCheckOutFailure error: any Error, failsOver: Bool) throws -> Response {
+        switch error {
+        case ProxyTunnel.Answer.challenged(let response, _):
+            return response
+        case ProxyTunnel.Answer.refused(let error):
+            throw error
+        case let failure as RouteUnreachable:
+            throw failsOver ? failure : failure.error
+        case let error as ClientError where failsOver && RouteUnreachable.isUnreachable(error):
+            throw RouteUnreachable(error: error)
+        default:
+            throw error
+        }
+    }
+
+    /// Closes the connection an exchange failed on, and returns when the request may be sent again on a new one: the
+    /// reused connection was closed by the server before any byte of the answer, on the first try, and the request
+    /// is idempotent.
+    /// - Throws: `error` when the request may not be sent again.
+    @inline(never)
+    private func retryOnNewConnection(
+        after error: any Error, on connection: Connection, reused: Bool, forceNew: Bool, plan: ExchangePlan,
+        logger: Logger
+    ) throws {
+        let stale = reused && !connection.parser.receivedResponseBytes
+            && (error as? ClientError)?.isConnectionLost == true
+        checkIn(connection, reuse: false, reason: stale ? "closed by the server" : "failed", logger: logger)
+        guard stale && !forceNew && plan.request.isIdempotent else { throw error }
+        logger.debug("Reused connection was closed by the server; retrying on a new connection",
+                     metadata: ["connection": "\(connection.id)"])
     }
 
     /// Returns a connection to the pool or closes it.
@@ -185,8 +215,14 @@ final class TransportCore: Sendable {
                                                  proxyAuthorization: plan.tunnelAuthorization)
         }
         guard let opened else { preconditionFailure("finishOpening returns only after opening") }
-        logger.debug("Opened connection", metadata: ["connection": "\(opened.id)", "peer": "\(plan.key)"])
+        logOpened(opened, plan: plan, logger: logger)
         return opened
+    }
+
+    /// The debug line of a new connection; synchronous and out of line, so its metadata stays out of the frame.
+    @inline(never)
+    private func logOpened(_ connection: Connection, plan: ExchangePlan, logger: Logger) {
+        logger.debug("Opened connection", metadata: ["connection": "\(connection.id)", "peer": "\(plan.key)"])
     }
 
     /// The trace line of a reused connection; synchronous and out of line, so its metadata stays out of the frame.
