@@ -97,13 +97,19 @@ extension H2FaultServer {
     /// - Parameter prefix: The start of the path, such as `/slow`.
     /// - Returns: The count.
     package func requestCount(path prefix: String) -> Int {
-        outputLines(startingWith: "REQUEST ").filter { $0.split(separator: " ")[2].hasPrefix(prefix) }.count
+        outputLines(startingWith: "REQUEST ").filter { line in
+            let words = line.split(separator: " ")
+            return words.count > 2 && words[2].hasPrefix(prefix)
+        }.count
     }
 
-    /// The lines of the server's output that start with `prefix`.
+    /// The complete lines of the server's output that start with `prefix`. The server may be writing a line while
+    /// the test reads the output: a last line without its newline is not complete yet, and is left out.
     /// - Parameter prefix: The start of the lines, such as `PING` or `CLOSED`.
     /// - Returns: The lines, in order.
     package func outputLines(startingWith prefix: String) -> [String] {
-        output.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map(String.init)
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.removeLast()  // after the last newline: empty, or a line still being written
+        return lines.filter { $0.hasPrefix(prefix) }.map(String.init)
     }
 }
